@@ -1,0 +1,17 @@
+#pragma once
+// How `coulomb solve` shows LCP results: an aligned table for people, JSON lines for programs.
+
+#include <string>
+
+#include "coulomb/complementarity/lcp_problem.h"
+#include "coulomb/complementarity/lcp_result.h"
+
+namespace coulomb::app {
+
+std::string FormatTableHeader(const LcpProblem& problem);
+std::string FormatTableRow(const LcpResult& result);
+// One JSON object (single line): solver, status, iterations, restarts, residual, certificate,
+// seconds, message, n, problem, z.
+std::string FormatJson(const LcpProblem& problem, const LcpResult& result);
+
+}  // namespace coulomb::app

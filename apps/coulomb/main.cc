@@ -1,0 +1,35 @@
+// The `coulomb` command-line tool.
+
+#include <CLI/CLI.hpp>
+
+#include "apps/coulomb/solve_command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
+  app.set_version_flag("--version", "coulomb 0.1.0");
+  app.require_subcommand(1);
+
+  coulomb::app::SolveOptions solve;
+  CLI::App* solve_cmd = app.add_subcommand(
+      "solve", "Solve a linear complementarity problem file (Siconos .dat or Coulomb JSON)");
+  solve_cmd->add_option("file", solve.file, "problem file")->required();
+  solve_cmd->add_option("--solver", solve.solver,
+                        "lemke | fip | ipm | newton | pgs | enum | portfolio | all")
+      ->capture_default_str();
+  solve_cmd->add_flag("--json", solve.json, "one JSON object per solver on stdout");
+  solve_cmd->add_option("--seed", solve.seed, "seed of Lemke's restart covering vectors")
+      ->capture_default_str();
+  solve_cmd->add_option("--tolerance", solve.tolerance,
+                        "certificate acceptance threshold (normalized)")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 exits 0 for --help/--version and 106-ish for errors; we promise 2 for bad input.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+  return 2;
+}

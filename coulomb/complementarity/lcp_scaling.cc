@@ -1,0 +1,33 @@
+#include "coulomb/complementarity/lcp_scaling.h"
+
+#include <cmath>
+
+namespace coulomb {
+
+Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M) {
+  const Eigen::Index n = M.rows();
+  Eigen::VectorXd d = Eigen::VectorXd::Ones(n);
+  if (n == 0) return d;
+  const double max_abs = M.cwiseAbs().maxCoeff();
+  if (max_abs == 0) return d;
+  const double negligible = 1e-12 * max_abs;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double s = std::abs(M(i, i));
+    if (s <= negligible) {
+      s = std::sqrt(M.row(i).cwiseAbs().maxCoeff() * M.col(i).cwiseAbs().maxCoeff());
+    }
+    // A row and column of zeros carries no scale; leave it alone.
+    d[i] = s > negligible ? 1.0 / std::sqrt(s) : 1.0;
+  }
+  return d;
+}
+
+LcpProblem ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d) {
+  LcpProblem scaled;
+  scaled.name = problem.name;
+  scaled.M = d.asDiagonal() * problem.M * d.asDiagonal();
+  scaled.q = d.cwiseProduct(problem.q);
+  return scaled;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,31 @@
+#pragma once
+// One entry point for every LCP solver, selected by name: what the CLI, the portfolio and the
+// benchmarks call. Each solver is also usable directly through its own header.
+
+#include "coulomb/complementarity/enumeration.h"
+#include "coulomb/complementarity/feasible_interior_point.h"
+#include "coulomb/complementarity/fischer_burmeister_newton.h"
+#include "coulomb/complementarity/lcp_problem.h"
+#include "coulomb/complementarity/lcp_result.h"
+#include "coulomb/complementarity/lcp_solver_kind.h"
+#include "coulomb/complementarity/lemke.h"
+#include "coulomb/complementarity/mehrotra_interior_point.h"
+#include "coulomb/complementarity/portfolio.h"
+#include "coulomb/complementarity/projected_gauss_seidel.h"
+
+namespace coulomb {
+
+struct LcpSolverSettings {
+  LemkeParams lemke;
+  FeasibleInteriorPointParams fip;
+  MehrotraParams ipm;
+  FischerBurmeisterParams newton;
+  ProjectedGaussSeidelParams pgs;
+  EnumerationParams enumeration;
+  PortfolioParams portfolio;
+};
+
+LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
+                   const LcpSolverSettings& settings = {});
+
+}  // namespace coulomb

@@ -1,0 +1,411 @@
+#include "coulomb/complementarity/lemke.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coulomb/base/random.h"
+#include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/complementary_basis.h"
+#include "coulomb/complementarity/fischer_burmeister_newton.h"
+#include "coulomb/complementarity/lcp_scaling.h"
+
+namespace coulomb {
+namespace {
+
+// Refactorizations allowed per run when the right-hand side drifts negative.
+constexpr int kMaxDriftRefactorizations = 5;
+
+struct PathOutcome {
+  LcpStatus status = LcpStatus::kIterationLimit;
+  int pivots = 0;
+  std::string message;
+};
+
+// One complementary path of Lemke's method on  w − M z − d z0 = q  (already scaled).
+// Variables are numbered w_0..w_{n−1}, z_0..z_{n−1} (offset n), z0 (index 2n).
+class LemkePath {
+ public:
+  LemkePath(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& cover,
+            const LemkeParams& params)
+      : M_(M), q_(q), cover_(cover), params_(params), n_(static_cast<int>(q.size())) {}
+
+  PathOutcome Run(int max_pivots);
+
+  // Values of z in the scaled problem read off the final basis after `steps` rounds of
+  // iterative refinement against the *original* data (z = D ẑ), see spec §1.3.
+  Eigen::VectorXd RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
+                                  int steps);
+  // Indicator of the z variables in the final basis.
+  std::vector<char> ZBasis() const;
+
+ private:
+  int Z0() const { return 2 * n_; }
+  bool IsW(int var) const { return var < n_; }
+  int Complement(int var) const { return var < n_ ? var + n_ : var - n_; }
+  std::string VariableName(int var) const {
+    return var == Z0() ? "artificial z0"
+                       : fmt::format("{}[{}]", IsW(var) ? 'w' : 'z', IsW(var) ? var : var - n_);
+  }
+
+  double BinvEntry(int row, int col) const {
+    return unit_row_[col] >= 0 ? (unit_row_[col] == row ? 1.0 : 0.0) : binv_(row, col);
+  }
+  void ApplyBinv(const Eigen::VectorXd& v, Eigen::VectorXd& out) const;
+  void EnteringColumn(int var, Eigen::VectorXd& a) const;
+  int RatioTest(const Eigen::VectorXd& a) const;
+  int LexicographicMin(std::vector<int> rows, const Eigen::VectorXd& divisor) const;
+  void Pivot(int row, int var, const Eigen::VectorXd& a);
+  void Refactorize();
+  void StoreColumn(int col);
+  void DropColumn(int col);
+  // Clamps tiny negative basic values; returns false when one is beyond the drift tolerance.
+  bool CleanRightHandSide();
+
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& q_;
+  const Eigen::VectorXd& cover_;
+  const LemkeParams& params_;
+  int n_;
+
+  Eigen::MatrixXd binv_;         // nontrivial columns of B⁻¹ (those of nonbasic w's)
+  std::vector<int> unit_row_;    // for w_i basic: its row (column i of B⁻¹ is e_row); else −1
+  std::vector<int> stored_;      // columns held in binv_
+  std::vector<int> stored_pos_;  // position of a column in stored_, −1 if absent
+  std::vector<int> basic_;       // variable basic in each row
+  std::vector<int> row_of_;      // row of each basic variable, −1 if nonbasic
+  Eigen::VectorXd qbar_;         // B⁻¹ q: the values of the basic variables
+  double drift_tolerance_ = 0;
+};
+
+void LemkePath::ApplyBinv(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
+  out.setZero(n_);
+  for (int i = 0; i < n_; ++i) {
+    const double c = v[i];
+    if (c == 0.0) continue;
+    if (unit_row_[i] >= 0) {
+      out[unit_row_[i]] += c;
+    } else {
+      out.noalias() += c * binv_.col(i);
+    }
+  }
+}
+
+void LemkePath::EnteringColumn(int var, Eigen::VectorXd& a) const {
+  if (IsW(var)) {
+    a = binv_.col(var);  // w_var is nonbasic, so its column is stored
+  } else if (var == Z0()) {
+    ApplyBinv(-cover_, a);
+  } else {
+    ApplyBinv(-M_.col(var - n_), a);
+  }
+}
+
+void LemkePath::StoreColumn(int col) {
+  stored_pos_[col] = static_cast<int>(stored_.size());
+  stored_.push_back(col);
+}
+
+void LemkePath::DropColumn(int col) {
+  const int pos = stored_pos_[col];
+  const int last = stored_.back();
+  stored_[pos] = last;
+  stored_pos_[last] = pos;
+  stored_.pop_back();
+  stored_pos_[col] = -1;
+}
+
+int LemkePath::LexicographicMin(std::vector<int> rows, const Eigen::VectorXd& divisor) const {
+  // Lexicographic minimum of the rows of B⁻¹ divided by the pivot column; B⁻¹ is nonsingular,
+  // so in exact arithmetic exactly one row survives and no basis can repeat (no cycling).
+  std::vector<double> values(rows.size());
+  for (int col = 0; col < n_ && rows.size() > 1; ++col) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t t = 0; t < rows.size(); ++t) {
+      values[t] = BinvEntry(rows[t], col) / divisor[rows[t]];
+      best = std::min(best, values[t]);
+    }
+    const double limit = best + params_.lexico_tolerance * (1.0 + std::abs(best));
+    std::size_t kept = 0;
+    for (std::size_t t = 0; t < rows.size(); ++t) {
+      if (values[t] <= limit) {
+        rows[kept] = rows[t];
+        values[kept] = values[t];
+        ++kept;
+      }
+    }
+    rows.resize(kept);
+  }
+  // Indistinguishable within tolerance: prefer the largest pivot (Harris-style stability).
+  return *std::max_element(rows.begin(), rows.end(),
+                           [&](int a, int b) { return std::abs(divisor[a]) < std::abs(divisor[b]); });
+}
+
+int LemkePath::RatioTest(const Eigen::VectorXd& a) const {
+  const double threshold = params_.pivot_tolerance * std::max(1.0, a.cwiseAbs().maxCoeff());
+  double r_min = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n_; ++r) {
+    if (a[r] > threshold) r_min = std::min(r_min, std::max(qbar_[r], 0.0) / a[r]);
+  }
+  if (!std::isfinite(r_min)) return -1;
+  const double limit = r_min + params_.tie_tolerance * (1.0 + std::abs(r_min));
+  std::vector<int> ties;
+  const int z0_row = row_of_[Z0()];
+  for (int r = 0; r < n_; ++r) {
+    if (a[r] > threshold && std::max(qbar_[r], 0.0) / a[r] <= limit) {
+      // z0 leaving ends the path with a solution: always prefer it (CPS §4.4).
+      if (r == z0_row) return r;
+      ties.push_back(r);
+    }
+  }
+  return ties.size() == 1 ? ties[0] : LexicographicMin(std::move(ties), a);
+}
+
+void LemkePath::Pivot(int row, int var, const Eigen::VectorXd& a) {
+  const int leaving = basic_[row];
+  if (IsW(leaving)) {
+    // Its column of B⁻¹ was e_row; from now on it is nontrivial.
+    binv_.col(leaving).setZero();
+    binv_(row, leaving) = 1.0;
+    unit_row_[leaving] = -1;
+    StoreColumn(leaving);
+  }
+  // B⁻¹ ← E B⁻¹ with the eta matrix E = I − (a − e_row) e_rowᵀ / a_row. Unit columns of basic
+  // w's have a zero in `row`, so they are unchanged.
+  const double inv_pivot = 1.0 / a[row];
+  for (int col : stored_) {
+    const double f = binv_(row, col) * inv_pivot;
+    if (f != 0.0) {
+      binv_.col(col).noalias() -= f * a;
+      binv_(row, col) = f;
+    }
+  }
+  const double f = qbar_[row] * inv_pivot;
+  qbar_.noalias() -= f * a;
+  qbar_[row] = f;
+  if (IsW(var)) {
+    unit_row_[var] = row;  // E a = e_row
+    DropColumn(var);
+  }
+  row_of_[leaving] = -1;
+  row_of_[var] = row;
+  basic_[row] = var;
+}
+
+void LemkePath::Refactorize() {
+  Eigen::MatrixXd B(n_, n_);
+  for (int r = 0; r < n_; ++r) {
+    const int var = basic_[r];
+    if (IsW(var)) {
+      B.col(r) = Eigen::VectorXd::Unit(n_, var);
+    } else if (var == Z0()) {
+      B.col(r) = -cover_;
+    } else {
+      B.col(r) = -M_.col(var - n_);
+    }
+  }
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(B);
+  const Eigen::MatrixXd inverse = lu.inverse();
+  for (int col : stored_) binv_.col(col) = inverse.col(col);
+  qbar_ = lu.solve(q_);
+}
+
+bool LemkePath::CleanRightHandSide() {
+  bool ok = true;
+  for (int r = 0; r < n_; ++r) {
+    if (qbar_[r] < 0.0) {
+      if (qbar_[r] >= -drift_tolerance_) {
+        qbar_[r] = 0.0;
+      } else {
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+PathOutcome LemkePath::Run(int max_pivots) {
+  PathOutcome out;
+  binv_.resize(n_, n_);
+  unit_row_.resize(n_);
+  stored_pos_.assign(n_, -1);
+  stored_.clear();
+  basic_.resize(n_);
+  row_of_.assign(2 * n_ + 1, -1);
+  for (int i = 0; i < n_; ++i) {
+    unit_row_[i] = i;
+    basic_[i] = i;
+    row_of_[i] = i;
+  }
+  qbar_ = q_;
+  drift_tolerance_ = 1e-12 * std::max(1.0, q_.lpNorm<Eigen::Infinity>());
+
+  // Initial pivot: z0 enters at the level that makes every w_i ≥ 0; the row that leaves is
+  // the lexicographic minimum of (q_i, e_iᵀ)/d_i (ties go to the largest index).
+  Eigen::VectorXd a;
+  EnteringColumn(Z0(), a);
+  double ratio_min = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n_; ++r) ratio_min = std::min(ratio_min, q_[r] / cover_[r]);
+  std::vector<int> ties;
+  const double limit = ratio_min + params_.tie_tolerance * (1.0 + std::abs(ratio_min));
+  for (int r = 0; r < n_; ++r) {
+    if (q_[r] / cover_[r] <= limit) ties.push_back(r);
+  }
+  const int first_row = ties.size() == 1 ? ties[0] : LexicographicMin(ties, cover_);
+  int leaving = basic_[first_row];
+  Pivot(first_row, Z0(), a);
+  out.pivots = 1;
+  CleanRightHandSide();
+
+  int drift_refactorizations = 0;
+  while (true) {
+    if (out.pivots >= max_pivots) {
+      out.status = LcpStatus::kIterationLimit;
+      out.message = fmt::format("pivot limit {} reached", max_pivots);
+      return out;
+    }
+    const int entering = Complement(leaving);
+    EnteringColumn(entering, a);
+    int row = RatioTest(a);
+    if (row < 0) {
+      // Before calling it a ray, make sure it is not an artefact of a drifted B⁻¹ (spec §1.3).
+      Refactorize();
+      CleanRightHandSide();
+      EnteringColumn(entering, a);
+      row = RatioTest(a);
+      if (row < 0) {
+        out.status = LcpStatus::kSecondaryRay;
+        out.message = fmt::format("secondary ray after {} pivots ({} unblocked)", out.pivots,
+                                  VariableName(entering));
+        return out;
+      }
+    }
+    leaving = basic_[row];
+    Pivot(row, entering, a);
+    ++out.pivots;
+    if (!CleanRightHandSide() && drift_refactorizations < kMaxDriftRefactorizations) {
+      ++drift_refactorizations;
+      Refactorize();
+      CleanRightHandSide();
+    }
+    if (leaving == Z0()) {
+      out.status = LcpStatus::kSolved;
+      return out;
+    }
+  }
+}
+
+std::vector<char> LemkePath::ZBasis() const {
+  std::vector<char> in_basis(n_, 0);
+  for (int j = 0; j < n_; ++j) in_basis[j] = row_of_[n_ + j] >= 0 ? 1 : 0;
+  return in_basis;
+}
+
+Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
+                                           int steps) {
+  Eigen::VectorXd x = qbar_;
+  Eigen::VectorXd z(n_), residual(n_), delta;
+  const auto read_z = [&] {
+    z.setZero();
+    for (int j = 0; j < n_; ++j) {
+      if (row_of_[n_ + j] >= 0) z[j] = d[j] * x[row_of_[n_ + j]];
+    }
+  };
+  for (int step = 0; step < steps; ++step) {
+    read_z();
+    // Residual of B x = D q in terms of the original data: D (M z + q) − ŵ_basic.
+    const Eigen::VectorXd w = original.M * z + original.q;
+    for (int i = 0; i < n_; ++i) {
+      residual[i] = d[i] * w[i] - (row_of_[i] >= 0 ? x[row_of_[i]] : 0.0);
+    }
+    ApplyBinv(residual, delta);
+    x += delta;
+  }
+  read_z();
+  return z;
+}
+
+// Turns a terminated path into a certified answer (spec §1.3 "certify, don't trust").
+Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eigen::VectorXd& d,
+                           const LemkeParams& params, std::string& note) {
+  Eigen::VectorXd z = path.RefinedSolution(problem, d, 2);
+  if (CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) return z;
+  if (const auto fresh = SolveComplementaryBasis(problem, path.ZBasis())) {
+    if (CertifyLcp(problem, *fresh).Worst() < CertifyLcp(problem, z).Worst()) {
+      z = *fresh;
+      note = "basis re-solved with a fresh LU";
+    }
+  }
+  if (params.polish && !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+    FischerBurmeisterParams polish;
+    polish.max_iterations = 20;
+    polish.acceptance_tolerance = params.acceptance_tolerance;
+    const LcpResult polished = SolveFischerBurmeister(problem, polish, &z);
+    if (polished.certificate.Worst() < CertifyLcp(problem, z).Worst()) {
+      z = polished.z;
+      note = "polished by Fischer-Burmeister Newton";
+    }
+  }
+  return z;
+}
+
+}  // namespace
+
+LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
+  const Stopwatch clock;
+  if (const std::string defect = ValidateLcp(problem); !defect.empty()) {
+    return MakeBadInputResult("lemke", defect);
+  }
+  LcpResult result;
+  result.solver = "lemke";
+  const int n = problem.size();
+  const Eigen::VectorXd d =
+      params.scale ? ComputeLcpScaling(problem.M) : Eigen::VectorXd::Ones(n).eval();
+  const LcpProblem scaled = ScaleLcp(problem, d);
+  if (n == 0 || problem.q.minCoeff() >= 0.0) {  // z = 0 solves it (also the n = 0 case)
+    SetAnswer(problem, Eigen::VectorXd::Zero(n), LcpStatus::kSolved, params.acceptance_tolerance,
+              result);
+    result.seconds = clock.Seconds();
+    return result;
+  }
+  const int max_pivots = params.max_pivots > 0 ? params.max_pivots : std::max(1000, 20 * n);
+  SplitMix64 rng(params.seed);
+  Eigen::VectorXd cover = Eigen::VectorXd::Ones(n);
+  std::string failures;
+  for (int run = 0; run <= params.max_restarts; ++run) {
+    if (run > 0) {
+      for (int i = 0; i < n; ++i) cover[i] = rng.Uniform(0.1, 1.0);
+      result.restarts = run;
+    }
+    LemkePath path(scaled.M, scaled.q, cover, params);
+    const PathOutcome outcome = path.Run(max_pivots);
+    result.iterations += outcome.pivots;
+    if (outcome.status == LcpStatus::kSolved) {
+      std::string note;
+      const Eigen::VectorXd z = FinishPath(problem, path, d, params, note);
+      SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
+      if (result.solved()) {
+        result.message = note;
+        break;
+      }
+      failures += fmt::format("run {}: {}; ", run + 1, result.message);
+      continue;
+    }
+    failures += fmt::format("run {}: {}; ", run + 1, outcome.message);
+    // Keep the almost-complementary point of the last run as the (uncertified) answer.
+    SetAnswer(problem, path.RefinedSolution(problem, d, 0), outcome.status,
+              params.acceptance_tolerance, result);
+  }
+  if (!result.solved()) {
+    result.message = failures.substr(0, failures.size() >= 2 ? failures.size() - 2 : 0);
+  }
+  result.seconds = clock.Seconds();
+  return result;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,47 @@
+#pragma once
+// Lemke's complementary pivoting algorithm, made robust for contact LCPs
+// (spec complementarity.md §1; paper 1 §6 for the restarts).
+//
+//  * lexicographic ratio test with tolerance-aware tie detection and the rule "z0 leaves
+//    first when it ties" (the path then ends at once);
+//  * symmetric diagonal scaling before solving, certificate on the unscaled data;
+//  * at termination the basis is re-solved from the original data (iterative refinement
+//    against the original M and q, then a fresh LU if that is not enough, then an optional
+//    Fischer–Burmeister polish);
+//  * restarts with seeded random covering vectors, as paper 1 did after a secondary ray.
+//
+// The basis inverse is kept explicitly, but only its nontrivial columns: the column of B⁻¹ that
+// belongs to a basic w_i is a unit vector and is never stored or updated. A pivot therefore
+// costs O(n·k) for k nonbasic w's instead of the O(n²) of a full tableau.
+
+#include <cstdint>
+
+#include "coulomb/complementarity/lcp_certificate.h"
+#include "coulomb/complementarity/lcp_problem.h"
+#include "coulomb/complementarity/lcp_result.h"
+
+namespace coulomb {
+
+struct LemkeParams {
+  // Pivot cap per run; 0 means max(1000, 20 n) (spec §1.1). Paper 1 used 100.
+  int max_pivots = 0;
+  // Extra runs with covering vectors d_i ~ U(0.1, 1) after a failed run (paper 1: 3).
+  int max_restarts = 3;
+  std::uint64_t seed = 1;
+  // Symmetric scaling D M D (spec §1.2). Off reproduces an unscaled textbook Lemke.
+  bool scale = true;
+  // A row blocks the entering variable when its coefficient a_i > pivot_tolerance·max(1, ‖a‖∞).
+  double pivot_tolerance = 1e-11;
+  // Ratios within tie_tolerance·(1 + |r_min|) of the minimum are ties (0: exact ties only).
+  double tie_tolerance = 1e-10;
+  // Tolerance of the lexicographic comparison of the tied rows of B⁻¹.
+  double lexico_tolerance = 1e-12;
+  // The answer must pass CertifyLcp at this tolerance to be called solved.
+  double acceptance_tolerance = kLcpCertifyTolerance;
+  // Polish with Fischer–Burmeister Newton when the re-solved basis misses the certificate.
+  bool polish = true;
+};
+
+LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});
+
+}  // namespace coulomb

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian package Coulomb needs to build, test and benchmark.
+# Used by both README commands and by .ci/run; safe to run again (apt-get is idempotent).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libeigen3-dev          # dense linear algebra (MPL-2.0)
+  libcli11-dev           # command-line parsing (BSD-3)
+  libfmt-dev             # formatting (MIT)
+  nlohmann-json3-dev     # JSON problem files and --json output (MIT)
+  libgtest-dev libgmock-dev googletest   # tests (BSD-3)
+  libbenchmark-dev       # micro benchmarks (Apache-2.0)
+  libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,30 @@
+#pragma once
+// Shared assertions: a solver's answer is judged by the independent certificate, never by
+// comparison with this code's own earlier output.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "coulomb/complementarity/lcp_certificate.h"
+#include "coulomb/complementarity/lcp_result.h"
+
+namespace coulomb::testing {
+
+// Solved and certified afresh here (not trusting result.certificate).
+inline ::testing::AssertionResult IsCertifiedSolution(const LcpProblem& problem,
+                                                      const LcpResult& result,
+                                                      double tolerance = kLcpCertifyTolerance) {
+  const LcpCertificate c = CertifyLcp(problem, result.z);
+  if (result.solved() && c.Passes(tolerance)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << result.solver << " on " << problem.name << " (n=" << problem.size()
+         << "): status " << ToString(result.status) << ", worst measure " << c.Worst()
+         << ", message: " << result.message;
+}
+
+inline std::string SharedData(const std::string& relative) {
+  return std::string(COULOMB_SHARED_DATA) + "/" + relative;
+}
+
+}  // namespace coulomb::testing
