@@ -8,7 +8,9 @@ namespace coulomb::app {
 namespace {
 
 // JSON has no NaN/Inf: report non-finite numbers as null rather than emit invalid JSON.
-nlohmann::json Number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+nlohmann::json Number(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
 
 std::string Duration(double seconds) {
   if (seconds < 1e-3) return fmt::format("{:.1f} us", seconds * 1e6);
@@ -19,17 +21,16 @@ std::string Duration(double seconds) {
 }  // namespace
 
 std::string FormatTableHeader(const LcpProblem& problem) {
-  return fmt::format("problem {} (n = {})\n{:<20} {:<27} {:>8} {:>8} {:>10} {:>10}\n",
-                     problem.name, problem.size(), "solver", "status", "iters", "restarts",
-                     "residual", "time");
+  return fmt::format("problem {} (n = {})\n{:<20} {:<27} {:>8} {:>8} {:>10} {:>10}\n", problem.name,
+                     problem.size(), "solver", "status", "iters", "restarts", "residual", "time");
 }
 
 std::string FormatTableRow(const LcpResult& r) {
   const std::string residual =
       r.certificate.finite ? fmt::format("{:.2e}", r.certificate.Worst()) : std::string("-");
-  std::string row = fmt::format("{:<20} {:<27} {:>8} {:>8} {:>10} {:>10}\n", r.solver,
-                                ToString(r.status), r.iterations, r.restarts, residual,
-                                Duration(r.seconds));
+  std::string row =
+      fmt::format("{:<20} {:<27} {:>8} {:>8} {:>10} {:>10}\n", r.solver, ToString(r.status),
+                  r.iterations, r.restarts, residual, Duration(r.seconds));
   if (!r.message.empty()) row += fmt::format("  note: {}\n", r.message);
   return row;
 }

@@ -1,6 +1,8 @@
 // The `coulomb` command-line tool.
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
 
 #include "apps/coulomb/solve_command.h"
 
@@ -13,14 +15,15 @@ int main(int argc, char** argv) {
   CLI::App* solve_cmd = app.add_subcommand(
       "solve", "Solve a linear complementarity problem file (Siconos .dat or Coulomb JSON)");
   solve_cmd->add_option("file", solve.file, "problem file")->required();
-  solve_cmd->add_option("--solver", solve.solver,
-                        "lemke | fip | ipm | newton | pgs | enum | portfolio | all")
+  solve_cmd
+      ->add_option("--solver", solve.solver,
+                   "lemke | fip | ipm | newton | pgs | enum | portfolio | all")
       ->capture_default_str();
   solve_cmd->add_flag("--json", solve.json, "one JSON object per solver on stdout");
   solve_cmd->add_option("--seed", solve.seed, "seed of Lemke's restart covering vectors")
       ->capture_default_str();
-  solve_cmd->add_option("--tolerance", solve.tolerance,
-                        "certificate acceptance threshold (normalized)")
+  solve_cmd
+      ->add_option("--tolerance", solve.tolerance, "certificate acceptance threshold (normalized)")
       ->capture_default_str();
 
   try {
@@ -30,6 +33,12 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+  try {
+    if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+  } catch (const std::exception& e) {
+    // The library reports user errors as values; reaching here means memory ran out or a bug.
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
   return 2;
 }

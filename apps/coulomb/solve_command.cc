@@ -33,8 +33,10 @@ int RunSolve(const SolveOptions& options) {
   } else if (const auto kind = ParseLcpSolverKind(options.solver)) {
     kinds.push_back(*kind);
   } else {
-    fmt::print(stderr, "error: --solver: unknown solver '{}' (lemke, fip, ipm, newton, pgs, enum, "
-                       "portfolio, all)\n", options.solver);
+    fmt::print(stderr,
+               "error: --solver: unknown solver '{}' (lemke, fip, ipm, newton, pgs, enum, "
+               "portfolio, all)\n",
+               options.solver);
     return 2;
   }
   if (!(options.tolerance > 0 && options.tolerance < 1)) {

@@ -10,8 +10,8 @@ struct SolveOptions {
   std::string file;
   std::string solver = "portfolio";  // a solver name, or "all"
   bool json = false;
-  std::uint64_t seed = 1;            // Lemke's restart covering vectors
-  double tolerance = 1e-10;          // certificate acceptance threshold
+  std::uint64_t seed = 1;    // Lemke's restart covering vectors
+  double tolerance = 1e-10;  // certificate acceptance threshold
 };
 
 // Exit codes: 0 certified answer (by at least one solver with "all"), 1 not solved (the reason

@@ -21,7 +21,7 @@ struct InputError {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(T value) : value_(std::move(value)) {}           // NOLINT(google-explicit-constructor)
   Expected(InputError error) : error_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return value_.has_value(); }

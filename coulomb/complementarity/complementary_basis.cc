@@ -30,7 +30,8 @@ std::optional<Eigen::VectorXd> SolveComplementaryBasis(const LcpProblem& problem
     for (int a = 0; a < k; ++a) x[a] = (*near)[alpha[a]];
     const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(block);
     for (int step = 0; step < 2; ++step) x += cod.solve(rhs - block * x);
-    const double scale = 1.0 + rhs.lpNorm<Eigen::Infinity>() + block.lpNorm<Eigen::Infinity>() * x.lpNorm<Eigen::Infinity>();
+    const double scale = 1.0 + rhs.lpNorm<Eigen::Infinity>() +
+                         block.lpNorm<Eigen::Infinity>() * x.lpNorm<Eigen::Infinity>();
     if (!((rhs - block * x).lpNorm<Eigen::Infinity>() <= 1e-12 * scale)) return std::nullopt;
   }
   if (!x.allFinite()) return std::nullopt;

@@ -27,8 +27,8 @@ LcpEnumeration EnumerateLcpSolutions(const LcpProblem& problem, const Enumeratio
   }
   const int n = problem.size();
   if (n > params.max_size) {
-    out.message = fmt::format("n = {} exceeds the enumeration limit of {} (2^n bases)", n,
-                              params.max_size);
+    out.message =
+        fmt::format("n = {} exceeds the enumeration limit of {} (2^n bases)", n, params.max_size);
     return out;
   }
   const double tol = params.feasibility_tolerance * (1.0 + problem.q.lpNorm<Eigen::Infinity>());
@@ -78,9 +78,10 @@ LcpEnumeration EnumerateLcpSolutions(const LcpProblem& problem, const Enumeratio
     out.message = fmt::format("no solution: all {} complementary bases checked", out.bases_checked);
   } else {
     out.status = LcpStatus::kStalled;
-    out.message = fmt::format("undecided: {} singular blocks have solution sets whose minimum-norm "
-                              "point is infeasible",
-                              out.undecided_blocks);
+    out.message = fmt::format(
+        "undecided: {} singular blocks have solution sets whose minimum-norm "
+        "point is infeasible",
+        out.undecided_blocks);
   }
   out.seconds = clock.Seconds();
   return out;

@@ -36,7 +36,8 @@ struct LcpEnumeration {
   std::string message;
 };
 
-LcpEnumeration EnumerateLcpSolutions(const LcpProblem& problem, const EnumerationParams& params = {});
+LcpEnumeration EnumerateLcpSolutions(const LcpProblem& problem,
+                                     const EnumerationParams& params = {});
 
 // The enumeration as an ordinary solver: returns the best-certified solution, kNoSolution when
 // the enumeration proves there is none, and kStalled when it cannot decide.

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "coulomb/base/stopwatch.h"
-#include "coulomb/complementarity/interior_point_polish.h"
+#include "coulomb/complementarity/interior_point_common.h"
 #include "coulomb/complementarity/phase_one.h"
 
 namespace coulomb {
@@ -16,15 +16,6 @@ namespace {
 double Merit(const Eigen::VectorXd& w, const Eigen::VectorXd& z, double zeta) {
   const double n = static_cast<double>(w.size());
   return (n + zeta) * std::log(w.dot(z)) - (w.array() * z.array()).log().sum();
-}
-
-// Largest α ≤ 1 with x + α dx ≥ 0 (paper 1's ᾱ for one vector).
-double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
-  double alpha = 1.0;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (dx[i] < 0.0) alpha = std::min(alpha, -x[i] / dx[i]);
-  }
-  return alpha;
 }
 
 }  // namespace
@@ -46,11 +37,13 @@ LcpResult SolveFeasibleInteriorPoint(const LcpProblem& problem,
   if (!start.strictly_feasible) {
     SetAnswer(problem, start.z, LcpStatus::kNoStrictlyFeasiblePoint, params.acceptance_tolerance,
               result);
-    result.message = start.pivot_limit
-                         ? fmt::format("Phase I simplex hit its pivot cap ({} pivots)", start.pivots)
-                         : fmt::format("Phase I: no strictly feasible point (best margin {:.3e} "
-                                       "after {} simplex pivots)",
-                                       start.margin, start.pivots);
+    result.message =
+        start.pivot_limit
+            ? fmt::format("Phase I simplex hit its pivot cap ({} pivots)", start.pivots)
+            : fmt::format(
+                  "Phase I: no strictly feasible point (best margin {:.3e} "
+                  "after {} simplex pivots)",
+                  start.margin, start.pivots);
     result.seconds = clock.Seconds();
     return result;
   }
@@ -107,16 +100,16 @@ LcpResult SolveFeasibleInteriorPoint(const LcpProblem& problem,
     }
     if (!accepted) {
       status = LcpStatus::kStalled;
-      result.message = fmt::format("merit line search failed at iteration {} (gap {:.3e})", k + 1,
-                                   w.dot(z));
+      result.message =
+          fmt::format("merit line search failed at iteration {} (gap {:.3e})", k + 1, w.dot(z));
       break;
     }
     beta = std::max(params.beta_min, std::min(beta, params.beta_shrink * beta));
   }
   if (status == LcpStatus::kIterationLimit && converged()) status = LcpStatus::kSolved;
   if (status == LcpStatus::kIterationLimit) {
-    result.message = fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations,
-                                 w.dot(z));
+    result.message =
+        fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations, w.dot(z));
   }
   const Eigen::VectorXd answer =
       params.polish && status == LcpStatus::kSolved

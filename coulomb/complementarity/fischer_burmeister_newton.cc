@@ -88,17 +88,20 @@ LcpResult SolveFischerBurmeister(const LcpProblem& problem, const FischerBurmeis
     }
     if (!accepted) {
       status = LcpStatus::kStalled;
-      result.message = fmt::format("line search failed at iteration {} (Ψ = {:.3e}): a "
-                                   "stationary point of the merit function that is not a solution",
-                                   k + 1, psi);
+      result.message = fmt::format(
+          "line search failed at iteration {} (Ψ = {:.3e}): a "
+          "stationary point of the merit function that is not a solution",
+          k + 1, psi);
       break;
     }
   }
-  if (status == LcpStatus::kIterationLimit && CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+  if (status == LcpStatus::kIterationLimit &&
+      CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
     status = LcpStatus::kSolved;
   }
   if (status == LcpStatus::kIterationLimit) {
-    result.message = fmt::format("iteration limit {} reached (Ψ = {:.3e})", params.max_iterations, psi);
+    result.message =
+        fmt::format("iteration limit {} reached (Ψ = {:.3e})", params.max_iterations, psi);
   }
   SetAnswer(problem, z, status, params.acceptance_tolerance, result);
   result.seconds = clock.Seconds();

@@ -17,10 +17,10 @@ namespace coulomb {
 struct FischerBurmeisterParams {
   int max_iterations = 100;
   double acceptance_tolerance = kLcpCertifyTolerance;  // CertifyLcp threshold
-  double armijo_sigma = 1e-4;       // sufficient-decrease constant
-  double min_step = 1e-16;          // line search gives up below this step
-  double descent_rho = 1e-8;        // gradient fallback if ∇Ψᵀd > −ρ‖d‖^p ...
-  double descent_power = 2.1;       // ... with this p (Siconos' defaults)
+  double armijo_sigma = 1e-4;                          // sufficient-decrease constant
+  double min_step = 1e-16;                             // line search gives up below this step
+  double descent_rho = 1e-8;   // gradient fallback if ∇Ψᵀd > −ρ‖d‖^p ...
+  double descent_power = 2.1;  // ... with this p (Siconos' defaults)
 };
 
 // Starts from `start` when given (the polishing use), else from z = max(0, −q) ∘ 0 = 0.

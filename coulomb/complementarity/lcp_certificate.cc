@@ -11,7 +11,9 @@ double LcpCertificate::Worst() const {
   return std::max({natural_residual, z_infeasibility, w_infeasibility, complementarity});
 }
 
-bool LcpCertificate::Passes(double tolerance) const { return finite && Worst() <= tolerance; }
+bool LcpCertificate::Passes(double tolerance) const {
+  return finite && Worst() <= tolerance;
+}
 
 LcpCertificate CertifyLcp(const LcpProblem& problem, const Eigen::VectorXd& z,
                           Eigen::VectorXd* w_out) {

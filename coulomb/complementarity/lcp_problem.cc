@@ -6,7 +6,9 @@
 namespace coulomb {
 namespace {
 
-std::string Describe(double x) { return std::isnan(x) ? "NaN" : "infinite"; }
+std::string Describe(double x) {
+  return std::isnan(x) ? "NaN" : "infinite";
+}
 
 }  // namespace
 

@@ -8,15 +8,24 @@ namespace coulomb {
 
 std::string_view ToString(LcpStatus status) {
   switch (status) {
-    case LcpStatus::kSolved: return "solved";
-    case LcpStatus::kSecondaryRay: return "secondary_ray";
-    case LcpStatus::kNoStrictlyFeasiblePoint: return "no_strictly_feasible_point";
-    case LcpStatus::kIterationLimit: return "iteration_limit";
-    case LcpStatus::kStalled: return "stalled";
-    case LcpStatus::kInaccurate: return "inaccurate";
-    case LcpStatus::kNoSolution: return "no_solution";
-    case LcpStatus::kNotApplicable: return "not_applicable";
-    case LcpStatus::kBadInput: return "bad_input";
+    case LcpStatus::kSolved:
+      return "solved";
+    case LcpStatus::kSecondaryRay:
+      return "secondary_ray";
+    case LcpStatus::kNoStrictlyFeasiblePoint:
+      return "no_strictly_feasible_point";
+    case LcpStatus::kIterationLimit:
+      return "iteration_limit";
+    case LcpStatus::kStalled:
+      return "stalled";
+    case LcpStatus::kInaccurate:
+      return "inaccurate";
+    case LcpStatus::kNoSolution:
+      return "no_solution";
+    case LcpStatus::kNotApplicable:
+      return "not_applicable";
+    case LcpStatus::kBadInput:
+      return "bad_input";
   }
   return "unknown";
 }
@@ -37,10 +46,11 @@ void SetAnswer(const LcpProblem& problem, const Eigen::VectorXd& z, LcpStatus st
   result.status = status;
   if (status == LcpStatus::kSolved && !result.certificate.Passes(tolerance)) {
     result.status = LcpStatus::kInaccurate;
-    result.message = result.certificate.finite
-                         ? fmt::format("answer misses the certificate: worst measure {:.3e} > {:.1e}",
-                                       result.certificate.Worst(), tolerance)
-                         : "answer has NaN or infinite entries";
+    result.message =
+        result.certificate.finite
+            ? fmt::format("answer misses the certificate: worst measure {:.3e} > {:.1e}",
+                          result.certificate.Worst(), tolerance)
+            : "answer has NaN or infinite entries";
   }
 }
 

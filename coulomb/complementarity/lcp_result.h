@@ -26,7 +26,7 @@ enum class LcpStatus {
 std::string_view ToString(LcpStatus status);
 
 struct LcpResult {
-  std::string solver;          // e.g. "lemke", or "portfolio/ipm" for the portfolio's winner
+  std::string solver;  // e.g. "lemke", or "portfolio/ipm" for the portfolio's winner
   LcpStatus status = LcpStatus::kBadInput;
   Eigen::VectorXd z;           // best answer found (empty only for kBadInput)
   Eigen::VectorXd w;           // M z + q from the original data

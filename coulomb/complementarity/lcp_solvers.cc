@@ -34,6 +34,7 @@ std::optional<LcpSolverKind> ParseLcpSolverKind(std::string_view name) {
 
 std::vector<LcpSolverKind> AllLcpSolverKinds() {
   std::vector<LcpSolverKind> all;
+  all.reserve(kNames.size());
   for (const auto& entry : kNames) all.push_back(entry.first);
   return all;
 }
@@ -41,15 +42,20 @@ std::vector<LcpSolverKind> AllLcpSolverKinds() {
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
                    const LcpSolverSettings& settings) {
   switch (kind) {
-    case LcpSolverKind::kLemke: return SolveLemke(problem, settings.lemke);
+    case LcpSolverKind::kLemke:
+      return SolveLemke(problem, settings.lemke);
     case LcpSolverKind::kFeasibleInteriorPoint:
       return SolveFeasibleInteriorPoint(problem, settings.fip);
-    case LcpSolverKind::kMehrotra: return SolveMehrotra(problem, settings.ipm);
-    case LcpSolverKind::kFischerBurmeister: return SolveFischerBurmeister(problem, settings.newton);
+    case LcpSolverKind::kMehrotra:
+      return SolveMehrotra(problem, settings.ipm);
+    case LcpSolverKind::kFischerBurmeister:
+      return SolveFischerBurmeister(problem, settings.newton);
     case LcpSolverKind::kProjectedGaussSeidel:
       return SolveProjectedGaussSeidel(problem, settings.pgs);
-    case LcpSolverKind::kEnumeration: return SolveEnumeration(problem, settings.enumeration);
-    case LcpSolverKind::kPortfolio: return SolvePortfolio(problem, settings.portfolio, settings);
+    case LcpSolverKind::kEnumeration:
+      return SolveEnumeration(problem, settings.enumeration);
+    case LcpSolverKind::kPortfolio:
+      return SolvePortfolio(problem, settings.portfolio, settings);
   }
   return MakeBadInputResult("unknown", "unknown solver kind");
 }

@@ -39,8 +39,7 @@ class LemkePath {
 
   // Values of z in the scaled problem read off the final basis after `steps` rounds of
   // iterative refinement against the *original* data (z = D ẑ), see spec §1.3.
-  Eigen::VectorXd RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
-                                  int steps);
+  Eigen::VectorXd RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d, int steps);
   // Indicator of the z variables in the final basis.
   std::vector<char> ZBasis() const;
 
@@ -142,8 +141,9 @@ int LemkePath::LexicographicMin(std::vector<int> rows, const Eigen::VectorXd& di
     rows.resize(kept);
   }
   // Indistinguishable within tolerance: prefer the largest pivot (Harris-style stability).
-  return *std::max_element(rows.begin(), rows.end(),
-                           [&](int a, int b) { return std::abs(divisor[a]) < std::abs(divisor[b]); });
+  return *std::max_element(rows.begin(), rows.end(), [&](int a, int b) {
+    return std::abs(divisor[a]) < std::abs(divisor[b]);
+  });
 }
 
 int LemkePath::RatioTest(const Eigen::VectorXd& a) const {

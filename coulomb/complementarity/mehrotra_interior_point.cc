@@ -7,20 +7,9 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/complementary_basis.h"
-#include "coulomb/complementarity/interior_point_polish.h"
+#include "coulomb/complementarity/interior_point_common.h"
 
 namespace coulomb {
-namespace {
-
-double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
-  double alpha = 1.0;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (dx[i] < 0.0) alpha = std::min(alpha, -x[i] / dx[i]);
-  }
-  return alpha;
-}
-
-}  // namespace
 
 LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params) {
   const Stopwatch clock;
@@ -33,7 +22,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
   const Eigen::MatrixXd& M = problem.M;
   const double q_scale = 1.0 + problem.q.lpNorm<Eigen::Infinity>();
   Eigen::VectorXd z = Eigen::VectorXd::Ones(n);
-  Eigen::VectorXd w = Eigen::VectorXd::Constant(n, std::max(1.0, problem.q.lpNorm<Eigen::Infinity>()));
+  Eigen::VectorXd w =
+      Eigen::VectorXd::Constant(n, std::max(1.0, problem.q.lpNorm<Eigen::Infinity>()));
   LcpStatus status = LcpStatus::kIterationLimit;
   Eigen::MatrixXd K(n, n);
   for (int k = 0; k < params.max_iterations && n > 0; ++k) {
@@ -57,8 +47,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     if (z.lpNorm<Eigen::Infinity>() > params.divergence_bound * q_scale ||
         w.lpNorm<Eigen::Infinity>() > params.divergence_bound * q_scale) {
       status = LcpStatus::kStalled;
-      result.message = fmt::format("iterates diverge at iteration {}: the LCP may have no solution",
-                                   k + 1);
+      result.message =
+          fmt::format("iterates diverge at iteration {}: the LCP may have no solution", k + 1);
       break;
     }
     result.iterations = k + 1;
@@ -67,7 +57,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     K = M;
     K.diagonal() += w.cwiseQuotient(z);
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
-    const auto direction = [&](const Eigen::VectorXd& r_c, Eigen::VectorXd& dz, Eigen::VectorXd& dw) {
+    const auto direction = [&](const Eigen::VectorXd& r_c, Eigen::VectorXd& dz,
+                               Eigen::VectorXd& dw) {
       dz = lu.solve(r_c.cwiseQuotient(z) + r_p);
       dw = M * dz - r_p;
     };
@@ -84,8 +75,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     const Eigen::VectorXd r_c =
         (-w.cwiseProduct(z) - dw_aff.cwiseProduct(dz_aff)).array() + sigma * mu;
     direction(r_c, dz, dw);
-    const double alpha =
-        std::min(1.0, params.step_fraction * std::min(StepToBoundary(w, dw), StepToBoundary(z, dz)));
+    const double alpha = std::min(
+        1.0, params.step_fraction * std::min(StepToBoundary(w, dw), StepToBoundary(z, dz)));
     w += alpha * dw;
     z += alpha * dz;
     if (!(w.allFinite() && z.allFinite()) || alpha < 1e-14) {
@@ -95,8 +86,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     }
   }
   if (status == LcpStatus::kIterationLimit) {
-    result.message = fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations,
-                                 w.dot(z));
+    result.message =
+        fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations, w.dot(z));
   }
   const Eigen::VectorXd answer =
       params.polish && status != LcpStatus::kStalled

@@ -18,7 +18,7 @@ struct MehrotraParams {
   int max_iterations = 100;
   // Stop when ‖w − Mz − q‖∞ and wᵀz/n are both ≤ tolerance·(1 + ‖q‖∞).
   double tolerance = 1e-10;
-  double step_fraction = 0.995;     // of the step to the boundary
+  double step_fraction = 0.995;  // of the step to the boundary
   // Rounding is attempted once wᵀz/n ≤ round_gap·(1 + ‖q‖∞).
   double round_gap = 1e-5;
   // Iterates larger than this (relative to 1 + ‖q‖∞) are taken as divergence.

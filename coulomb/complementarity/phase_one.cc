@@ -29,8 +29,9 @@ PhaseOneResult FindStrictlyFeasiblePoint(const LcpProblem& problem, double min_m
     T(n + i, s_col) = 1.0;
     T(n + i, rhs) = problem.q[i] + c;
   }
-  T(2 * n, s_col) = 1.0;  // s ≤ 1 + c  (t ≤ 1)
-  T(2 * n, rhs) = 1.0 + c;
+  const int cap_row = 2 * n;
+  T(cap_row, s_col) = 1.0;  // s ≤ 1 + c  (t ≤ 1)
+  T(cap_row, rhs) = 1.0 + c;
   for (int i = 0; i < rows; ++i) T(i, n + 1 + i) = 1.0;
   T(rows, s_col) = -1.0;  // objective row holds −(reduced costs) of "maximize s"
 
@@ -76,7 +77,7 @@ PhaseOneResult FindStrictlyFeasiblePoint(const LcpProblem& problem, double min_m
     basis[leave] = enter;
     ++out.pivots;
     // t = 1 is the cap: nothing better exists, stop early.
-    if (basis[2 * n] != n + 1 + 2 * n) {
+    if (basis[cap_row] != n + 1 + cap_row) {
       // the cap row's slack left: s = 1 + c
       break;
     }

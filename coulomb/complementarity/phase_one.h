@@ -18,8 +18,8 @@ namespace coulomb {
 
 struct PhaseOneResult {
   bool strictly_feasible = false;
-  double margin = 0;   // t*: min over z_i and w_i at the returned point
-  Eigen::VectorXd z;   // strictly feasible z (meaningful when strictly_feasible)
+  double margin = 0;  // t*: min over z_i and w_i at the returned point
+  Eigen::VectorXd z;  // strictly feasible z (meaningful when strictly_feasible)
   int pivots = 0;
   bool pivot_limit = false;  // the simplex hit its pivot cap; the answer is then inconclusive
 };

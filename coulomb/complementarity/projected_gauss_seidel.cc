@@ -25,9 +25,10 @@ LcpResult SolveProjectedGaussSeidel(const LcpProblem& problem,
     if (!(problem.M(i, i) > 0.0)) {
       SetAnswer(problem, Eigen::VectorXd::Zero(n), LcpStatus::kNotApplicable,
                 params.acceptance_tolerance, result);
-      result.message = fmt::format("M[{0}][{0}] = {1} is not positive: projected Gauss-Seidel "
-                                   "needs a positive diagonal",
-                                   i, problem.M(i, i));
+      result.message = fmt::format(
+          "M[{0}][{0}] = {1} is not positive: projected Gauss-Seidel "
+          "needs a positive diagonal",
+          i, problem.M(i, i));
       result.seconds = clock.Seconds();
       return result;
     }

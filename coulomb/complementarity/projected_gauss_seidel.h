@@ -14,9 +14,9 @@
 namespace coulomb {
 
 struct ProjectedGaussSeidelParams {
-  double omega = 1.0;             // relaxation in (0, 2); 1 is Gauss–Seidel
+  double omega = 1.0;  // relaxation in (0, 2); 1 is Gauss–Seidel
   int max_sweeps = 20000;
-  int check_every = 10;           // certificate evaluated every this many sweeps (costs a sweep)
+  int check_every = 10;  // certificate evaluated every this many sweeps (costs a sweep)
   double acceptance_tolerance = kLcpCertifyTolerance;
 };
 

@@ -24,7 +24,8 @@ void ReadDense(TokenReader& in, int n, Eigen::MatrixXd& M) {
   in.NextInt("M dense rows", n, n);
   in.NextInt("M dense columns", n, n);
   if (static_cast<double>(n) * n > static_cast<double>(in.size())) {
-    throw ParseFailure(in.line(), "M", fmt::format("file too short for {} x {} dense values", n, n));
+    throw ParseFailure(in.line(), "M",
+                       fmt::format("file too short for {} x {} dense values", n, n));
   }
   M.resize(n, n);
   for (int j = 0; j < n; ++j) {
@@ -43,10 +44,12 @@ void ReadSparseBlock(TokenReader& in, int n, Eigen::MatrixXd& M) {
   for (auto& r : row_end) r = in.NextInt("SBM blocksize0 (cumulative row sizes)", 1, n);
   for (auto& c : col_end) c = in.NextInt("SBM blocksize1 (cumulative column sizes)", 1, n);
   for (std::size_t k = 1; k < row_end.size(); ++k) {
-    if (row_end[k] <= row_end[k - 1]) throw ParseFailure(in.line(), "SBM blocksize0", "not increasing");
+    if (row_end[k] <= row_end[k - 1])
+      throw ParseFailure(in.line(), "SBM blocksize0", "not increasing");
   }
   for (std::size_t k = 1; k < col_end.size(); ++k) {
-    if (col_end[k] <= col_end[k - 1]) throw ParseFailure(in.line(), "SBM blocksize1", "not increasing");
+    if (col_end[k] <= col_end[k - 1])
+      throw ParseFailure(in.line(), "SBM blocksize1", "not increasing");
   }
   if (row_end.back() != n || col_end.back() != n) {
     throw ParseFailure(in.line(), "SBM block sizes", fmt::format("do not add up to n = {}", n));
@@ -60,7 +63,8 @@ void ReadSparseBlock(TokenReader& in, int n, Eigen::MatrixXd& M) {
     throw ParseFailure(in.line(), "SBM index1_data", "row pointers must run from 0 to filled2");
   }
   for (std::int64_t br = 0; br < block_rows; ++br) {
-    if (row_ptr[br + 1] < row_ptr[br]) throw ParseFailure(in.line(), "SBM index1_data", "decreasing");
+    if (row_ptr[br + 1] < row_ptr[br])
+      throw ParseFailure(in.line(), "SBM index1_data", "decreasing");
     const std::int64_t r0 = br == 0 ? 0 : row_end[br - 1];
     const std::int64_t rows = row_end[br] - r0;
     for (std::int64_t k = row_ptr[br]; k < row_ptr[br + 1]; ++k) {
@@ -134,7 +138,8 @@ LcpProblem ParseJson(const std::string& text) {
     return v.get<double>();
   };
   if (!doc.contains("q") || !doc["q"].is_array()) throw ParseFailure(1, "q", "missing array");
-  if (!doc.contains("M") || !doc["M"].is_array()) throw ParseFailure(1, "M", "missing array of rows");
+  if (!doc.contains("M") || !doc["M"].is_array())
+    throw ParseFailure(1, "M", "missing array of rows");
   const auto& q = doc["q"];
   const auto& M = doc["M"];
   const auto n = static_cast<Eigen::Index>(q.size());
@@ -151,7 +156,8 @@ LcpProblem ParseJson(const std::string& text) {
   for (Eigen::Index i = 0; i < n; ++i) {
     p.q[i] = number(q[i], fmt::format("q[{}]", i));
     if (!M[i].is_array() || static_cast<Eigen::Index>(M[i].size()) != n) {
-      throw ParseFailure(1, fmt::format("M[{}]", i), fmt::format("must be an array of {} numbers", n));
+      throw ParseFailure(1, fmt::format("M[{}]", i),
+                         fmt::format("must be an array of {} numbers", n));
     }
     for (Eigen::Index j = 0; j < n; ++j) p.M(i, j) = number(M[i][j], Entry("M", i, j));
   }

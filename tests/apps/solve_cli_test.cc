@@ -85,7 +85,8 @@ TEST(SolveCli, BadInputExitsTwoNamingFileLineField) {
   const fs::path file = WriteTemp("nan.dat", "2\n0\n2 2\n2 2\n1 nan\n2 4\n-1 -2\n");
   CliRun run = RunCli("solve " + file.string());
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_NE(run.out.find(file.string() + ":5: M[1][0]: value is NaN"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(file.string() + ":5: M[1][0]: value is NaN"), std::string::npos)
+      << run.out;
 
   run = RunCli("solve /nonexistent/file.dat");
   EXPECT_EQ(run.exit_code, 2);
@@ -95,7 +96,9 @@ TEST(SolveCli, BadInputExitsTwoNamingFileLineField) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.out.find("unknown solver 'nosuch'"), std::string::npos);
 
-  const fs::path binary = WriteTemp("binary.dat", std::string("\x7f" "ELF\x01\x02\0\0garbage", 16));
+  const fs::path binary = WriteTemp("binary.dat", std::string("\x7f"
+                                                              "ELF\x01\x02\0\0garbage",
+                                                              16));
   run = RunCli("solve " + binary.string());
   EXPECT_EQ(run.exit_code, 2) << run.out;
 

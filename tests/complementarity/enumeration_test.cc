@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/known_lcps.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb {
@@ -20,10 +21,7 @@ TEST(Enumeration, FindsEveryIsolatedSolution) {
 }
 
 TEST(Enumeration, ProvesInfeasibility) {
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 1, -1, -1, 1;
-  p.q = Eigen::Vector2d(-1, -1);
+  const LcpProblem p = testing::InfeasiblePsd();
   const LcpEnumeration all = EnumerateLcpSolutions(p);
   EXPECT_EQ(all.status, LcpStatus::kNoSolution);
   EXPECT_TRUE(all.exhaustive);

@@ -1,8 +1,8 @@
-#include "coulomb/complementarity/fischer_burmeister_newton.h"
-
 #include <gtest/gtest.h>
 
+#include "coulomb/complementarity/fischer_burmeister_newton.h"
 #include "coulomb/complementarity/projected_gauss_seidel.h"
+#include "tests/support/known_lcps.h"
 #include "tests/support/lcp_assertions.h"
 #include "tests/support/random_lcp.h"
 
@@ -25,7 +25,8 @@ TEST(FischerBurmeister, PolishesAnInaccurateAnswerInFewSteps) {
   const LcpResult exact = SolveProjectedGaussSeidel(p);
   ASSERT_TRUE(exact.solved());
   LcpResult coarse = exact;
-  for (int i = 0; i < 50; ++i) coarse.z[i] = std::max(0.0, coarse.z[i] + 1e-3 * ((i * 7919) % 13 - 6) / 6.0);
+  for (int i = 0; i < 50; ++i)
+    coarse.z[i] = std::max(0.0, coarse.z[i] + 1e-3 * ((i * 7919) % 13 - 6) / 6.0);
   ASSERT_FALSE(CertifyLcp(p, coarse.z).Passes(1e-6));
   FischerBurmeisterParams params;
   params.acceptance_tolerance = 1e-12;
@@ -35,10 +36,7 @@ TEST(FischerBurmeister, PolishesAnInaccurateAnswerInFewSteps) {
 }
 
 TEST(FischerBurmeister, ReportsFailureOnInfeasibleProblem) {
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 1, -1, -1, 1;
-  p.q = Eigen::Vector2d(-1, -1);
+  const LcpProblem p = testing::InfeasiblePsd();
   const LcpResult r = SolveFischerBurmeister(p);
   EXPECT_FALSE(r.solved());
   EXPECT_TRUE(r.status == LcpStatus::kStalled || r.status == LcpStatus::kIterationLimit);

@@ -7,6 +7,7 @@
 #include "coulomb/complementarity/lemke.h"
 #include "coulomb/complementarity/mehrotra_interior_point.h"
 #include "coulomb/complementarity/phase_one.h"
+#include "tests/support/known_lcps.h"
 #include "tests/support/lcp_assertions.h"
 #include "tests/support/random_lcp.h"
 
@@ -85,10 +86,7 @@ TEST(Mehrotra, SolvesMonotoneAndPMatrixProblems) {
 }
 
 TEST(Mehrotra, InfeasibleProblemIsNotAnsweredWithAWrongZ) {
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 1, -1, -1, 1;
-  p.q = Eigen::Vector2d(-1, -1);
+  const LcpProblem p = testing::InfeasiblePsd();
   const LcpResult r = SolveMehrotra(p);
   EXPECT_FALSE(r.solved());
   EXPECT_FALSE(r.certificate.Passes());

@@ -7,16 +7,12 @@
 
 #include <limits>
 
+#include "tests/support/known_lcps.h"
+
 namespace coulomb {
 namespace {
 
-LcpProblem Deudeu() {
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 2, 1, 1, 2;
-  p.q = Eigen::Vector2d(-5, -6);
-  return p;
-}
+using testing::Deudeu;
 
 TEST(LcpCertificate, ExactSolutionHasZeroMeasures) {
   // z = (4/3, 7/3) solves 2z1 + z2 = 5, z1 + 2z2 = 6 with w = 0.

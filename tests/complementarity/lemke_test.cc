@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/complementarity/enumeration.h"
+#include "tests/support/known_lcps.h"
 #include "tests/support/lcp_assertions.h"
 #include "tests/support/random_lcp.h"
 
@@ -22,10 +23,7 @@ TEST(Lemke, TrivialWhenQNonnegative) {
 }
 
 TEST(Lemke, TwoByTwoAnalytic) {
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 2, 1, 1, 2;
-  p.q = Eigen::Vector2d(-5, -6);
+  const LcpProblem p = testing::Deudeu();
   const LcpResult r = SolveLemke(p);
   ASSERT_TRUE(IsCertifiedSolution(p, r));
   EXPECT_NEAR(r.z[0], 4.0 / 3.0, 1e-14);
@@ -33,12 +31,7 @@ TEST(Lemke, TwoByTwoAnalytic) {
 }
 
 TEST(Lemke, InfeasibleCopositivePlusEndsOnRayAndEnumerationAgrees) {
-  // M = [[1, −1], [−1, 1]] is PSD (copositive-plus); q = (−1, −1) makes w1 + w2 = −2 < 0 for
-  // every z, so there is no solution and a ray is the correct answer (CPS Thm 4.4.13).
-  LcpProblem p;
-  p.M.resize(2, 2);
-  p.M << 1, -1, -1, 1;
-  p.q = Eigen::Vector2d(-1, -1);
+  const LcpProblem p = testing::InfeasiblePsd();
   const LcpResult r = SolveLemke(p);
   EXPECT_EQ(r.status, LcpStatus::kSecondaryRay);
   EXPECT_FALSE(r.certificate.Passes());

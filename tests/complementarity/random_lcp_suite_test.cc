@@ -47,7 +47,8 @@ TEST_P(RandomSuite, SymmetricPsdPivotingAndInteriorPointCertify) {
     // the same M z (CPS Thm 3.1.7): compare that across a pivoting and an interior method.
     const LcpResult a = SolveLcp(p, LcpSolverKind::kLemke);
     const LcpResult b = SolveLcp(p, LcpSolverKind::kMehrotra);
-    EXPECT_LT((p.M * (a.z - b.z)).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + p.q.lpNorm<Eigen::Infinity>()));
+    EXPECT_LT((p.M * (a.z - b.z)).lpNorm<Eigen::Infinity>(),
+              1e-7 * (1 + p.q.lpNorm<Eigen::Infinity>()));
   }
 }
 
@@ -66,7 +67,8 @@ TEST_P(RandomSuite, ProjectedGaussSeidelOnSymmetricPositiveDefinite) {
   const LcpResult pgs = SolveLcp(p, LcpSolverKind::kProjectedGaussSeidel);
   ASSERT_TRUE(IsCertifiedSolution(p, pgs));
   const LcpResult lemke = SolveLcp(p, LcpSolverKind::kLemke);
-  EXPECT_LT((pgs.z - lemke.z).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + lemke.z.lpNorm<Eigen::Infinity>()));
+  EXPECT_LT((pgs.z - lemke.z).lpNorm<Eigen::Infinity>(),
+            1e-7 * (1 + lemke.z.lpNorm<Eigen::Infinity>()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, RandomSuite, ::testing::Values(10, 50, 100, 200));
@@ -82,7 +84,8 @@ TEST(SmallRandomSuite, EveryEnumeratedSolutionCertifiesAndLemkeFindsOne) {
     // Lemke's answer is one of the enumerated solutions.
     bool found = false;
     for (const Eigen::VectorXd& z : all.solutions) {
-      found = found || (z - lemke.z).lpNorm<Eigen::Infinity>() < 1e-8 * (1 + z.lpNorm<Eigen::Infinity>());
+      found = found ||
+              (z - lemke.z).lpNorm<Eigen::Infinity>() < 1e-8 * (1 + z.lpNorm<Eigen::Infinity>());
     }
     EXPECT_TRUE(found) << "seed " << seed;
   }

@@ -18,8 +18,8 @@ inline ::testing::AssertionResult IsCertifiedSolution(const LcpProblem& problem,
   const LcpCertificate c = CertifyLcp(problem, result.z);
   if (result.solved() && c.Passes(tolerance)) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << result.solver << " on " << problem.name << " (n=" << problem.size()
-         << "): status " << ToString(result.status) << ", worst measure " << c.Worst()
+         << result.solver << " on " << problem.name << " (n=" << problem.size() << "): status "
+         << ToString(result.status) << ", worst measure " << c.Worst()
          << ", message: " << result.message;
 }
 

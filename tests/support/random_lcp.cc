@@ -17,7 +17,9 @@ Eigen::MatrixXd Gaussian(int rows, int cols, SplitMix64& rng) {
   return A;
 }
 
-Eigen::VectorXd Gaussian(int n, SplitMix64& rng) { return Gaussian(n, 1, rng).col(0); }
+Eigen::VectorXd Gaussian(int n, SplitMix64& rng) {
+  return Gaussian(n, 1, rng).col(0);
+}
 
 Eigen::Vector3d UnitVector(SplitMix64& rng) {
   Eigen::Vector3d v(rng.Normal(), rng.Normal(), rng.Normal());
@@ -101,8 +103,8 @@ RandomContactSystem MakeRandomContactSystem(int num_contacts, std::uint64_t seed
   };
   std::vector<Body> bodies(num_bodies);
   for (Body& b : bodies) {
-    b.half_extent = Eigen::Vector3d(rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5),
-                                    rng.Uniform(0.05, 0.5));
+    b.half_extent =
+        Eigen::Vector3d(rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5));
     const double density = rng.Uniform(500, 5000);
     const Eigen::Vector3d e = 2 * b.half_extent;
     const double m = density * e.prod();
@@ -115,8 +117,8 @@ RandomContactSystem MakeRandomContactSystem(int num_contacts, std::uint64_t seed
   const int dofs = 6 * num_bodies;
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3 * num_contacts, dofs);
   // Row of J for the velocity of point r (relative to the COM) of body b along u.
-  const auto add_point_row = [&](int row, int b, const Eigen::Vector3d& r,
-                                 const Eigen::Vector3d& u, double sign) {
+  const auto add_point_row = [&](int row, int b, const Eigen::Vector3d& r, const Eigen::Vector3d& u,
+                                 double sign) {
     J.block<1, 3>(row, 6 * b) += sign * u.transpose();
     J.block<1, 3>(row, 6 * b + 3) += sign * r.cross(u).transpose();
   };
@@ -150,7 +152,8 @@ RandomContactSystem MakeRandomContactSystem(int num_contacts, std::uint64_t seed
     }
   }
   Eigen::MatrixXd inverse_mass = Eigen::MatrixXd::Zero(dofs, dofs);
-  for (int b = 0; b < num_bodies; ++b) inverse_mass.block<6, 6>(6 * b, 6 * b) = bodies[b].inverse_mass;
+  for (int b = 0; b < num_bodies; ++b)
+    inverse_mass.block<6, 6>(6 * b, 6 * b) = bodies[b].inverse_mass;
   RandomContactSystem s;
   s.num_contacts = num_contacts;
   s.delassus = J * inverse_mass * J.transpose();

@@ -25,9 +25,9 @@ LcpProblem MakeDiagonallyDominantLcp(int n, std::uint64_t seed);
 // A random set of rigid bodies touching the ground and each other.
 struct RandomContactSystem {
   int num_contacts = 0;
-  Eigen::MatrixXd delassus;   // 3nc × 3nc, J M⁻¹ Jᵀ, rows (n, t, o) per contact
-  Eigen::VectorXd velocity;   // 3nc contact-frame free velocity J v*
-  Eigen::VectorXd accel;      // 3nc contact-frame acceleration of the free motion J M⁻¹ f
+  Eigen::MatrixXd delassus;  // 3nc × 3nc, J M⁻¹ Jᵀ, rows (n, t, o) per contact
+  Eigen::VectorXd velocity;  // 3nc contact-frame free velocity J v*
+  Eigen::VectorXd accel;     // 3nc contact-frame acceleration of the free motion J M⁻¹ f
 };
 RandomContactSystem MakeRandomContactSystem(int num_contacts, std::uint64_t seed);
 

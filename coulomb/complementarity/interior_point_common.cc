@@ -1,9 +1,19 @@
-#include "coulomb/complementarity/interior_point_polish.h"
+#include "coulomb/complementarity/interior_point_common.h"
+
+#include <algorithm>
 
 #include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/fischer_burmeister_newton.h"
 
 namespace coulomb {
+
+double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
+  double alpha = 1.0;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (dx[i] < 0.0) alpha = std::min(alpha, -x[i] / dx[i]);
+  }
+  return alpha;
+}
 
 Eigen::VectorXd RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z,
                                const Eigen::VectorXd& w, double tolerance, bool newton_polish) {
