@@ -1,0 +1,133 @@
+#include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace coulomb::trinkle {
+
+std::vector<Eigen::Vector2d> SquareFacets(int dimension) {
+  if (dimension == 1) return {Eigen::Vector2d(-1, 0), Eigen::Vector2d(1, 0)};
+  return {Eigen::Vector2d(-1, 0), Eigen::Vector2d(0, -1), Eigen::Vector2d(1, 0),
+          Eigen::Vector2d(0, 1)};
+}
+
+std::vector<Eigen::Vector2d> RegularFacets(int count) {
+  std::vector<Eigen::Vector2d> facets;
+  const int second = std::max(1, count / 4);
+  const auto at = [&](int k) {
+    const double angle = std::numbers::pi + 2 * std::numbers::pi * k / count;
+    return Eigen::Vector2d(std::cos(angle), std::sin(angle));
+  };
+  facets.push_back(at(0));
+  facets.push_back(at(second));
+  for (int k = 1; k < count; ++k) {
+    if (k != second) facets.push_back(at(k));
+  }
+  return facets;
+}
+
+ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                           const ContactLcpLayout& layout) {
+  ContactLcp out;
+  out.layout = layout;
+  const int m = layout.num_components;
+  // Positions in z: unilateral first, then pair slacks ordered by pair slot across groups, then
+  // other-facet multipliers ordered by facet slot across groups (the paper's order).
+  int nz = static_cast<int>(layout.unilateral.size());
+  const int num_groups = static_cast<int>(layout.groups.size());
+  out.pair_index.assign(num_groups, {});
+  out.other_index.assign(num_groups, {});
+  for (int slot = 0; slot < 2; ++slot) {
+    for (int g = 0; g < num_groups; ++g) {
+      if (static_cast<int>(layout.groups[g].components.size()) > slot)
+        out.pair_index[g].push_back(nz++);
+    }
+  }
+  std::size_t max_other = 0;
+  for (const FrictionGroup& group : layout.groups) {
+    max_other = std::max(max_other, group.facets.size() - group.components.size());
+  }
+  for (std::size_t slot = 0; slot < max_other; ++slot) {
+    for (int g = 0; g < num_groups; ++g) {
+      const FrictionGroup& group = layout.groups[g];
+      if (group.facets.size() - group.components.size() > slot) out.other_index[g].push_back(nz++);
+    }
+  }
+  // z index of each unilateral component.
+  std::vector<int> unilateral_z(m, -1);
+  for (std::size_t i = 0; i < layout.unilateral.size(); ++i)
+    unilateral_z[layout.unilateral[i]] = static_cast<int>(i);
+
+  // c = Φ z.
+  Eigen::MatrixXd phi = Eigen::MatrixXd::Zero(m, nz);
+  for (int c : layout.unilateral) phi(c, unilateral_z[c]) = 1.0;
+  std::vector<Eigen::MatrixXd> pair_inverse(num_groups);
+  for (int g = 0; g < num_groups; ++g) {
+    const FrictionGroup& group = layout.groups[g];
+    const int dim = static_cast<int>(group.components.size());
+    Eigen::MatrixXd D(dim, dim);
+    for (int r = 0; r < dim; ++r) D.row(r) = group.facets[r].head(dim).transpose();
+    pair_inverse[g] = D.inverse();
+    // c_T = D_P⁻¹ (μ c_n e − s_P).
+    const Eigen::VectorXd mu_part = pair_inverse[g] * Eigen::VectorXd::Constant(dim, group.mu);
+    for (int r = 0; r < dim; ++r) {
+      phi(group.components[r], unilateral_z[group.normal]) += mu_part[r];
+      for (int k = 0; k < dim; ++k)
+        phi(group.components[r], out.pair_index[g][k]) -= pair_inverse[g](r, k);
+    }
+  }
+  for (const EliminatedComponent& e : layout.eliminated) {
+    phi(e.component, unilateral_z[e.normal]) += e.coefficient;
+  }
+  out.force_map = phi;
+  const Eigen::MatrixXd APhi = A * phi;
+
+  LcpProblem& lcp = out.lcp;
+  lcp.M = Eigen::MatrixXd::Zero(nz, nz);
+  lcp.q = Eigen::VectorXd::Zero(nz);
+  for (int c : layout.unilateral) {  // w = a_i
+    lcp.M.row(unilateral_z[c]) = APhi.row(c);
+    lcp.q[unilateral_z[c]] = b[c];
+  }
+  for (int g = 0; g < num_groups; ++g) {
+    const FrictionGroup& group = layout.groups[g];
+    const int dim = static_cast<int>(group.components.size());
+    const int others = static_cast<int>(group.facets.size()) - dim;
+    // λ_P = −D_P⁻ᵀ (a_T + D_Oᵀ λ_O).
+    const Eigen::MatrixXd DinvT = pair_inverse[g].transpose();
+    for (int r = 0; r < dim; ++r) {
+      const int row = out.pair_index[g][r];
+      for (int k = 0; k < dim; ++k) {
+        lcp.M.row(row) -= DinvT(r, k) * APhi.row(group.components[k]);
+        lcp.q[row] -= DinvT(r, k) * b[group.components[k]];
+      }
+      for (int o = 0; o < others; ++o) {
+        const Eigen::VectorXd d_o = group.facets[dim + o].head(dim);
+        lcp.M(row, out.other_index[g][o]) -= (DinvT.row(r) * d_o)(0);
+      }
+    }
+    // s_O = μ c_n − d_oᵀ c_T, written through c = Φ z.
+    for (int o = 0; o < others; ++o) {
+      const int row = out.other_index[g][o];
+      const Eigen::VectorXd d_o = group.facets[dim + o].head(dim);
+      lcp.M(row, unilateral_z[group.normal]) += group.mu;
+      for (int k = 0; k < dim; ++k) lcp.M.row(row) -= d_o[k] * phi.row(group.components[k]);
+    }
+  }
+  return out;
+}
+
+Eigen::VectorXd FacetMultipliers(const ContactLcp& lcp, int group, const Eigen::VectorXd& z,
+                                 const Eigen::VectorXd& w) {
+  const FrictionGroup& g = lcp.layout.groups[group];
+  Eigen::VectorXd lambda(static_cast<Eigen::Index>(g.facets.size()));
+  const int dim = static_cast<int>(g.components.size());
+  for (int r = 0; r < dim; ++r) lambda[r] = w[lcp.pair_index[group][r]];
+  for (std::size_t o = 0; o < lcp.other_index[group].size(); ++o) {
+    lambda[dim + static_cast<Eigen::Index>(o)] = z[lcp.other_index[group][o]];
+  }
+  return lambda;
+}
+
+}  // namespace coulomb::trinkle
