@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)
+  coinor-libcbc-dev      # MILP ground truth in `coulomb bench trinkle` only (EPL-1.0)
 )
 
 sudo_cmd=()

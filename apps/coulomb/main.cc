@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "apps/coulomb/solve_command.h"
+#include "apps/coulomb/trinkle_study.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
@@ -26,6 +27,15 @@ int main(int argc, char** argv) {
       ->add_option("--tolerance", solve.tolerance, "certificate acceptance threshold (normalized)")
       ->capture_default_str();
 
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
+  bench_cmd->require_subcommand(1);
+  coulomb::app::TrinkleStudyOptions study;
+  CLI::App* trinkle_cmd = bench_cmd->add_subcommand(
+      "trinkle", "Paper 1's Tables 1-4 on generated problems, paper settings vs Coulomb");
+  trinkle_cmd->add_option("--seed", study.seed, "generator seed")->capture_default_str();
+  trinkle_cmd->add_flag("--json", study.json, "one JSON object with every table");
+  trinkle_cmd->add_flag("--quick", study.quick, "sizes up to 50 only");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -35,6 +45,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+    if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
   } catch (const std::exception& e) {
     // The library reports user errors as values; reaching here means memory ran out or a bug.
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -108,3 +108,26 @@ TEST(SolveCli, BadInputExitsTwoNamingFileLineField) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+TEST(BenchTrinkleCli, QuickStudyCertifiesEveryDataSetWithASolution) {
+  const CliRun run = RunCli("bench trinkle --quick --json");
+  ASSERT_EQ(run.exit_code, 0) << run.out.substr(0, 2000);
+  const auto j = nlohmann::json::parse(run.out);
+  const auto& summary = j["summary"];
+  EXPECT_GE(summary["data_sets"].get<int>(), 200);
+  EXPECT_EQ(summary["certified_with_solution"], summary["has_solution"]);
+  ASSERT_TRUE(j.contains("table1_paper_settings"));
+  for (const auto& row : j["table1_paper_settings"]) {
+    for (const char* key : {"size", "data_sets", "lemke_frac_solved", "lemke_avg_starts",
+                            "lemke_avg_iterations", "fip_frac_solved", "fip_avg_iterations"}) {
+      EXPECT_TRUE(row.contains(key)) << key;
+    }
+  }
+  EXPECT_EQ(j["per_mu"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace coulomb
