@@ -22,9 +22,11 @@ struct CliRun {
   std::string out;  // stdout and stderr together
 };
 
-CliRun RunCli(const std::string& args) {
+// stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
+CliRun RunCli(const std::string& args, bool with_stderr = true) {
   CliRun run;
-  const std::string command = std::string(COULOMB_CLI) + " " + args + " 2>&1";
+  const std::string command =
+      std::string(COULOMB_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
@@ -113,7 +115,7 @@ namespace coulomb {
 namespace {
 
 TEST(BenchTrinkleCli, QuickStudyCertifiesEveryDataSetWithASolution) {
-  const CliRun run = RunCli("bench trinkle --quick --json");
+  const CliRun run = RunCli("bench trinkle --quick --json", /*with_stderr=*/false);
   ASSERT_EQ(run.exit_code, 0) << run.out.substr(0, 2000);
   const auto j = nlohmann::json::parse(run.out);
   const auto& summary = j["summary"];

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coulomb/base/random.h"
+#include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
 namespace coulomb::testing {
 namespace {
@@ -174,34 +175,9 @@ RandomContactSystem MakeRandomContactSystem(int num_contacts, std::uint64_t seed
 }
 
 LcpProblem MakeStewartTrinkleLcp(const RandomContactSystem& system, int directions, double mu) {
-  const int nc = system.num_contacts;
-  const int d = directions;
-  // G maps (normal, d tangent directions) impulses of each contact to its (n, t, o) frame.
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(nc * (1 + d), 3 * nc);
-  for (int c = 0; c < nc; ++c) {
-    G(c, 3 * c) = 1.0;
-    for (int k = 0; k < d; ++k) {
-      const double angle = 2.0 * std::numbers::pi * k / d;
-      G(nc + c * d + k, 3 * c + 1) = std::cos(angle);
-      G(nc + c * d + k, 3 * c + 2) = std::sin(angle);
-    }
-  }
-  const int m = nc * (d + 2);
-  LcpProblem p;
-  p.M = Eigen::MatrixXd::Zero(m, m);
-  const int k_force = nc * (1 + d);
-  p.M.topLeftCorner(k_force, k_force) = G * system.delassus * G.transpose();
-  for (int c = 0; c < nc; ++c) {
-    for (int k = 0; k < d; ++k) {
-      p.M(nc + c * d + k, k_force + c) = 1.0;   // E
-      p.M(k_force + c, nc + c * d + k) = -1.0;  // −Eᵀ
-    }
-    p.M(k_force + c, c) = mu;  // U
-  }
-  p.q = Eigen::VectorXd::Zero(m);
-  p.q.head(k_force) = G * system.velocity;
-  p.name = "stewart-trinkle";
-  return p;
+  return coulomb::MakeStewartTrinkleLcp(system.delassus, system.velocity,
+                                        Eigen::VectorXd::Constant(system.num_contacts, mu),
+                                        directions);
 }
 
 LcpProblem MakeTrinklePyramidLcp(const RandomContactSystem& system, int num_sliding, double mu,

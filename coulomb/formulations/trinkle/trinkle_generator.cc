@@ -11,6 +11,7 @@
 #include "coulomb/formulations/trinkle/trinkle_scenes.h"
 #include "coulomb/formulations/trinkle/trinkle_solver.h"
 #include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
 namespace coulomb::trinkle {
 namespace {
@@ -377,31 +378,7 @@ LocalFrictionProblem MakeLocalFrictionProblem(const TrinkleProblem& problem, dou
 
 LcpProblem MakeVelocityLevelLcp(const TrinkleProblem& problem, double h, int directions) {
   const LocalFrictionProblem local = MakeLocalFrictionProblem(problem, h);
-  const int nc = static_cast<int>(local.mu.size());
-  const int d = directions;
-  // G maps (normals, d directions per contact) to the (n, t, o) components (spec §4).
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(nc * (1 + d), 3 * nc);
-  for (int c = 0; c < nc; ++c) {
-    G(c, 3 * c) = 1.0;
-    for (int k = 0; k < d; ++k) {
-      const double angle = 2.0 * 3.14159265358979323846 * k / d;
-      G(nc + c * d + k, 3 * c + 1) = std::cos(angle);
-      G(nc + c * d + k, 3 * c + 2) = std::sin(angle);
-    }
-  }
-  const int m = nc * (d + 2), kf = nc * (1 + d);
-  LcpProblem lcp;
-  lcp.M = Eigen::MatrixXd::Zero(m, m);
-  lcp.M.topLeftCorner(kf, kf) = G * local.W * G.transpose();
-  for (int c = 0; c < nc; ++c) {
-    for (int k = 0; k < d; ++k) {
-      lcp.M(nc + c * d + k, kf + c) = 1.0;
-      lcp.M(kf + c, nc + c * d + k) = -1.0;
-    }
-    lcp.M(kf + c, c) = local.mu[c];
-  }
-  lcp.q = Eigen::VectorXd::Zero(m);
-  lcp.q.head(kf) = G * local.q;
+  LcpProblem lcp = MakeStewartTrinkleLcp(local.W, local.q, local.mu, directions);
   lcp.name = "velocity-level";
   return lcp;
 }

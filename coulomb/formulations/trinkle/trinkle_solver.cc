@@ -189,6 +189,13 @@ void Finish(const TrinkleProblem& problem, const TrinkleSystem& s, const CheckOp
   }
 }
 
+TrinkleSolution BadInput(std::string reason) {
+  TrinkleSolution bad;
+  bad.status = LcpStatus::kBadInput;
+  bad.message = std::move(reason);
+  return bad;
+}
+
 }  // namespace
 
 ContactLcp BuildTrinkleLcp(const TrinkleProblem& problem, const TrinkleParams& params) {
@@ -202,9 +209,7 @@ ContactLcp BuildTrinkleLcp(const TrinkleProblem& problem, const TrinkleParams& p
 
 TrinkleSolution SolveTrinkle(const TrinkleProblem& problem, const TrinkleParams& params) {
   if (const std::string defect = ValidateTrinkleProblem(problem); !defect.empty()) {
-    TrinkleSolution bad;
-    bad.message = defect;
-    return bad;
+    return BadInput(defect);
   }
   const TrinkleSystem s = BuildTrinkleSystem(problem);
   const auto states = ClassifyContacts(problem, s, params.velocity_tolerance);
@@ -222,9 +227,7 @@ TrinkleSolution SolveTrinkle(const TrinkleProblem& problem, const TrinkleParams&
 TrinkleSolution SolveTrinkleCone(const TrinkleProblem& problem, const TrinkleParams& params,
                                  const ConeRefinementParams& refinement) {
   if (const std::string defect = ValidateTrinkleProblem(problem); !defect.empty()) {
-    TrinkleSolution bad;
-    bad.message = defect;
-    return bad;
+    return BadInput(defect);
   }
   const TrinkleSystem s = BuildTrinkleSystem(problem);
   const auto states = ClassifyContacts(problem, s, params.velocity_tolerance);
