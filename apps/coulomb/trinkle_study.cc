@@ -88,6 +88,7 @@ LcpSolverSettings PaperSettings() {
   s.lemke.tie_tolerance = 0;
   s.lemke.lexico_tolerance = 0;
   s.lemke.polish = false;
+  s.lemke.certify_failed_runs = false;
   s.lemke.acceptance_tolerance = 1e-8;
   // FIP as in Appendix B: 300 iterations, stop at wᵀz ≤ 1e-6, no rounding; success is the
   // paper's own criterion, so the certificate threshold is loose.

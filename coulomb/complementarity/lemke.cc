@@ -63,6 +63,11 @@ class LemkePath {
   void Refactorize();
   void StoreColumn(int col);
   void DropColumn(int col);
+  // True when z0 is basic at (numerically) zero: every almost-complementary basic feasible point
+  // with z0 = 0 solves the LCP, even if z0 has not formally left the basis.
+  bool ArtificialIsZero() const {
+    return row_of_[Z0()] >= 0 && qbar_[row_of_[Z0()]] <= drift_tolerance_;
+  }
   // Clamps tiny negative basic values; returns false when one is beyond the drift tolerance.
   bool CleanRightHandSide();
 
@@ -272,6 +277,12 @@ PathOutcome LemkePath::Run(int max_pivots) {
     const int entering = Complement(leaving);
     EnteringColumn(entering, a);
     int row = RatioTest(a);
+    if (row < 0 && ArtificialIsZero()) {
+      // Degenerate end: z0 sits at 0 in the basis, so the current almost-complementary point is
+      // complementary already (the entering variable and its complement are both 0).
+      out.status = LcpStatus::kSolved;
+      return out;
+    }
     if (row < 0) {
       // Before calling it a ray, make sure it is not an artefact of a drifted B⁻¹ (spec §1.3).
       Refactorize();
@@ -293,7 +304,7 @@ PathOutcome LemkePath::Run(int max_pivots) {
       Refactorize();
       CleanRightHandSide();
     }
-    if (leaving == Z0()) {
+    if (leaving == Z0() || ArtificialIsZero()) {
       out.status = LcpStatus::kSolved;
       return out;
     }
@@ -331,8 +342,9 @@ Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eig
 }
 
 // Turns a terminated path into a certified answer (spec §1.3 "certify, don't trust").
+// Newton polishing (O(n³) per step) is spent only on paths that ended properly.
 Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eigen::VectorXd& d,
-                           const LemkeParams& params, std::string& note) {
+                           const LemkeParams& params, bool allow_polish, std::string& note) {
   Eigen::VectorXd z = path.RefinedSolution(problem, d, 2);
   if (CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) return z;
   if (const auto fresh = SolveComplementaryBasis(problem, path.ZBasis())) {
@@ -341,7 +353,7 @@ Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eig
       note = "basis re-solved with a fresh LU";
     }
   }
-  if (params.polish && !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+  if (params.polish && allow_polish && !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
     FischerBurmeisterParams polish;
     polish.max_iterations = 20;
     polish.acceptance_tolerance = params.acceptance_tolerance;
@@ -385,21 +397,28 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
     LemkePath path(scaled.M, scaled.q, cover, params);
     const PathOutcome outcome = path.Run(max_pivots);
     result.iterations += outcome.pivots;
-    if (outcome.status == LcpStatus::kSolved) {
-      std::string note;
-      const Eigen::VectorXd z = FinishPath(problem, path, d, params, note);
-      SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
-      if (result.solved()) {
-        result.message = note;
-        break;
-      }
-      failures += fmt::format("run {}: {}; ", run + 1, result.message);
+    // Certify, don't trust (spec §1.3), in both directions: a "solved" path may have drifted, and
+    // a "ray" or a pivot cap often ends with z0 already ≈ 0, i.e. on a solution that the re-solve
+    // of the final complementary basis recovers exactly.
+    std::string note;
+    const bool ended = outcome.status == LcpStatus::kSolved;
+    if (!ended && !params.certify_failed_runs) {
+      SetAnswer(problem, path.RefinedSolution(problem, d, 0), outcome.status,
+                params.acceptance_tolerance, result);
+      failures += fmt::format("run {}: {}; ", run + 1, outcome.message);
       continue;
     }
-    failures += fmt::format("run {}: {}; ", run + 1, outcome.message);
-    // Keep the almost-complementary point of the last run as the (uncertified) answer.
-    SetAnswer(problem, path.RefinedSolution(problem, d, 0), outcome.status,
-              params.acceptance_tolerance, result);
+    const Eigen::VectorXd z = FinishPath(problem, path, d, params, ended, note);
+    SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
+    if (result.solved()) {
+      result.message = outcome.status == LcpStatus::kSolved
+                           ? note
+                           : fmt::format("{} with z0 near 0: final basis certified", outcome.message);
+      break;
+    }
+    failures += fmt::format("run {}: {}; ", run + 1,
+                            outcome.status == LcpStatus::kSolved ? result.message : outcome.message);
+    if (outcome.status != LcpStatus::kSolved) result.status = outcome.status;
   }
   if (!result.solved()) {
     result.message = failures.substr(0, failures.size() >= 2 ? failures.size() - 2 : 0);

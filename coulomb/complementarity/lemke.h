@@ -40,6 +40,10 @@ struct LemkeParams {
   double acceptance_tolerance = kLcpCertifyTolerance;
   // Polish with Fischer–Burmeister Newton when the re-solved basis misses the certificate.
   bool polish = true;
+  // A run that ends on a secondary ray or the pivot cap often has z0 ≈ 0 already: re-solve its
+  // final complementary basis and accept it if it passes the certificate. Off reproduces a
+  // textbook Lemke, for which a ray is a failure.
+  bool certify_failed_runs = true;
 };
 
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});
