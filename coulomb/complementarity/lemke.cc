@@ -353,7 +353,8 @@ Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eig
       note = "basis re-solved with a fresh LU";
     }
   }
-  if (params.polish && allow_polish && !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+  if (params.polish && allow_polish &&
+      !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
     FischerBurmeisterParams polish;
     polish.max_iterations = 20;
     polish.acceptance_tolerance = params.acceptance_tolerance;
@@ -411,13 +412,15 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
     const Eigen::VectorXd z = FinishPath(problem, path, d, params, ended, note);
     SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
     if (result.solved()) {
-      result.message = outcome.status == LcpStatus::kSolved
-                           ? note
-                           : fmt::format("{} with z0 near 0: final basis certified", outcome.message);
+      result.message =
+          outcome.status == LcpStatus::kSolved
+              ? note
+              : fmt::format("{} with z0 near 0: final basis certified", outcome.message);
       break;
     }
-    failures += fmt::format("run {}: {}; ", run + 1,
-                            outcome.status == LcpStatus::kSolved ? result.message : outcome.message);
+    failures +=
+        fmt::format("run {}: {}; ", run + 1,
+                    outcome.status == LcpStatus::kSolved ? result.message : outcome.message);
     if (outcome.status != LcpStatus::kSolved) result.status = outcome.status;
   }
   if (!result.solved()) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/formulations/trinkle/cone_newton.h"
 #include "coulomb/formulations/trinkle/trinkle_scenes.h"
 #include "coulomb/formulations/trinkle/trinkle_system.h"
 
@@ -108,6 +109,26 @@ TEST(TrinkleSolver, ConeRefinementRemovesThePyramidsAnisotropy) {
   EXPECT_LE(cone.check.tolerance, 2e-6);
   EXPECT_NEAR(cone.acceleration.head<3>().norm(), kG * (std::sin(slope) - mu * std::cos(slope)),
               1e-6);
+}
+
+TEST(TrinkleSolver, DirectConeSolverAgreesWithRefinement) {
+  const double slope = std::numbers::pi / 6, mu = 0.5;
+  for (const double frame : {0.0, std::numbers::pi / 4, 1.0}) {
+    const TrinkleProblem p = BoxOnIncline(mu, slope, frame);
+    const TrinkleSolution direct = SolveTrinkleConeDirect(p);
+    ASSERT_EQ(direct.status, LcpStatus::kSolved) << direct.message;
+    EXPECT_TRUE(direct.check.ok) << direct.check.Summary();
+    const TrinkleSolution refined = SolveTrinkleCone(p);
+    ASSERT_EQ(refined.status, LcpStatus::kSolved) << refined.message;
+    // Coulomb's answer does not depend on the frame; the body accelerations agree.
+    const double expected = kG * (std::sin(slope) - mu * std::cos(slope));
+    EXPECT_NEAR(direct.acceleration.head<3>().norm(), expected, 1e-9);
+    EXPECT_LT((direct.acceleration.head<6>() - refined.acceleration.head<6>()).norm(), 1e-5);
+  }
+  // Sticking: both find rest.
+  const TrinkleSolution stick = SolveTrinkleConeDirect(BoxOnIncline(0.7, slope, 0.3));
+  ASSERT_EQ(stick.status, LcpStatus::kSolved);
+  EXPECT_LT(stick.acceleration.head<3>().norm(), 1e-9);
 }
 
 TEST(TrinkleSolver, FrictionlessIsLoetstedtsLcp) {
@@ -216,6 +237,46 @@ TEST(TrinkleSolver, ModelCheckerCatchesAWrongAnswer) {
   const ModelCheck check = CheckTrinkleSolution(p, BuildTrinkleSystem(p), s);
   EXPECT_FALSE(check.ok);
   EXPECT_NE(check.Summary().find("eq. (17) at contact 0"), std::string::npos) << check.Summary();
+}
+
+// Each equation group of the checker fires on an answer broken in exactly that way.
+TEST(TrinkleSolver, ModelCheckerNamesEachEquationGroup) {
+  const auto expect_violation = [](const TrinkleProblem& p, TrinkleSolution s,
+                                   const char* equation) {
+    const ModelCheck check = CheckTrinkleSolution(p, BuildTrinkleSystem(p), s);
+    EXPECT_FALSE(check.ok) << equation;
+    EXPECT_NE(check.Summary().find(std::string("eq. ") + equation), std::string::npos)
+        << "expected " << equation << " in:\n"
+        << check.Summary();
+  };
+  const TrinkleProblem rest = BoxOnGround(0.5);
+  const TrinkleSolution ok = SolveTrinkle(rest);
+  ASSERT_TRUE(ok.check.ok);
+  TrinkleSolution s = ok;
+  s.contact_acceleration[0] = -1.0;  // penetrating
+  expect_violation(rest, s, "(9)");
+  s = ok;
+  s.forces[0] = -1.0;  // pulling
+  expect_violation(rest, s, "(11)");
+  s = ok;
+  s.contact_acceleration[0] = 1.0;  // separating while pushing
+  expect_violation(rest, s, "(16)");
+  s = ok;
+  s.acceleration[2] += 1.0;  // Newton–Euler broken
+  expect_violation(rest, s, "(4)-(5)");
+  s = ok;
+  s.forces[0] = 10.0;
+  s.forces[1] = 1.0;                // inside the pyramid ...
+  s.contact_acceleration[1] = 1.0;  // ... but not opposing the tangential acceleration
+  expect_violation(rest, s, "(18)");
+  const TrinkleProblem slide = BoxOnGround(0.5, Eigen::Vector3d(1, 0, 0));
+  TrinkleSolution sliding = SolveTrinkle(slide);
+  ASSERT_TRUE(sliding.check.ok);
+  int loaded = 0;  // the contact carrying the most load
+  for (int j = 1; j < 4; ++j)
+    loaded = sliding.forces[3 * j] > sliding.forces[3 * loaded] ? j : loaded;
+  sliding.forces[3 * loaded + 1] = -sliding.forces[3 * loaded + 1];  // friction along the slip
+  expect_violation(slide, sliding, "(12)");
 }
 
 }  // namespace

@@ -172,11 +172,12 @@ double MaxConeRatio(const TrinkleProblem& problem, const TrinkleSystem& s,
 
 // Appends facet d unless the polygon already has one within 1e-12 rad of it (a repeated facet
 // would make the LCP degenerate without refining anything).
-void AddFacet(std::vector<Eigen::Vector2d>& facets, const Eigen::Vector2d& d) {
+bool AddFacet(std::vector<Eigen::Vector2d>& facets, const Eigen::Vector2d& d) {
   for (const Eigen::Vector2d& f : facets) {
-    if ((f - d).norm() < 1e-12) return;
+    if ((f - d).norm() < 1e-12) return false;
   }
   facets.push_back(d);
+  return true;
 }
 
 void Finish(const TrinkleProblem& problem, const TrinkleSystem& s, const CheckOptions& options,
@@ -251,21 +252,26 @@ TrinkleSolution SolveTrinkleCone(const TrinkleProblem& problem, const TrinklePar
     //    angular gap to the cone's tangent point halves each round;
     //  * at −â_T where the contact accelerates tangentially: eq. (13) wants the force at
     //    −μ c_n â_T, the tangent point of exactly this facet.
+    bool added = false;
     for (int j : outside) {
       const int k = s.offset[j];
       const Eigen::Vector2d force(sol.forces[k + 1], sol.forces[k + 2]);
       const Eigen::Vector2d slip(sol.contact_acceleration[k + 1], sol.contact_acceleration[k + 2]);
       const double scale = 1.0 + sol.contact_acceleration.lpNorm<Eigen::Infinity>();
-      AddFacet(facets[j], force.normalized());
-      if (slip.norm() > 1e-9 * scale) AddFacet(facets[j], -slip.normalized());
+      added = AddFacet(facets[j], force.normalized()) || added;
+      if (slip.norm() > 1e-9 * scale) added = AddFacet(facets[j], -slip.normalized()) || added;
     }
+    // Every cut already present: the polygon is as fine as double precision resolves; accept
+    // the answer with the ratio it reached (the checker's tolerance follows it).
+    if (!added) break;
   }
   CheckOptions options = params.check;
   options.velocity_tolerance = params.velocity_tolerance;
   options.cone_model = true;
   // A force within ratio 1 + ε of the cone can point up to √(2ε) rad away from −â_T (it sits at
   // a polygon vertex next to the tangent point), so eq. (13) holds to that accuracy.
-  options.tolerance = std::max(options.tolerance, std::sqrt(2 * refinement.cone_tolerance));
+  const double reached = std::max(refinement.cone_tolerance, sol.max_cone_ratio - 1.0);
+  options.tolerance = std::max(options.tolerance, std::sqrt(2 * reached));
   Finish(problem, s, options, sol);
   return sol;
 }
