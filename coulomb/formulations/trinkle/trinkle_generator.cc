@@ -354,11 +354,11 @@ TrinkleProblem WithFriction(const TrinkleProblem& problem, double mu) {
   return p;
 }
 
-LocalFrictionProblem MakeLocalFrictionProblem(const TrinkleProblem& problem, double h) {
+FrictionContactProblem MakeFrictionContactProblem(const TrinkleProblem& problem, double h) {
   const TrinkleSystem s = BuildTrinkleSystem(problem);
   const ContactDynamics dyn = ComputeContactDynamics(s);
   const int nc = static_cast<int>(problem.contacts.size());
-  LocalFrictionProblem out;
+  FrictionContactProblem out;
   out.W.resize(3 * nc, 3 * nc);
   out.q.resize(3 * nc);
   out.mu.resize(nc);
@@ -377,7 +377,7 @@ LocalFrictionProblem MakeLocalFrictionProblem(const TrinkleProblem& problem, dou
 }
 
 LcpProblem MakeVelocityLevelLcp(const TrinkleProblem& problem, double h, int directions) {
-  const LocalFrictionProblem local = MakeLocalFrictionProblem(problem, h);
+  const FrictionContactProblem local = MakeFrictionContactProblem(problem, h);
   LcpProblem lcp = MakeStewartTrinkleLcp(local.W, local.q, local.mu, directions);
   lcp.name = "velocity-level";
   return lcp;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "coulomb/complementarity/friction_contact_problem.h"
 #include "coulomb/complementarity/lcp_problem.h"
 #include "coulomb/formulations/trinkle/trinkle_problem.h"
 
@@ -48,13 +49,8 @@ TrinkleProblem WithFriction(const TrinkleProblem& problem, double mu);
 // with d friction directions per contact, from the Delassus matrix of the same bodies.
 LcpProblem MakeVelocityLevelLcp(const TrinkleProblem& problem, double h, int directions);
 
-// A local frictional-contact problem in FCLib's convention (normal first, u = W r + q), the
-// impulse-level form of the same state for one step h.
-struct LocalFrictionProblem {
-  Eigen::MatrixXd W;   // 3 nc × 3 nc
-  Eigen::VectorXd q;   // 3 nc
-  Eigen::VectorXd mu;  // nc
-};
-LocalFrictionProblem MakeLocalFrictionProblem(const TrinkleProblem& problem, double h);
+// The local frictional-contact problem (FCLib's convention, normal first, u = W r + q) of the
+// same state for one step h: the impulse-level form, for the cone solvers and FCLib files.
+FrictionContactProblem MakeFrictionContactProblem(const TrinkleProblem& problem, double h);
 
 }  // namespace coulomb::trinkle

@@ -1,0 +1,24 @@
+#pragma once
+// The local frictional contact problem FC(W, q, μ) in FCLib's convention (spec §3.3–3.4): find
+// r, u ∈ R^{3 n_c} with u = W r + q and, per contact (normal first: r = (r_N, r_T1, r_T2)),
+//   K*_μ ∋ û ⊥ r ∈ K_μ,  K_μ = {‖r_T‖ ≤ μ r_N},  û = u + (μ ‖u_T‖, 0, 0).
+// The impulse-level counterpart of paper 1's acceleration problem; the cone solvers consume it.
+
+#include <Eigen/Dense>
+#include <string>
+
+namespace coulomb {
+
+struct FrictionContactProblem {
+  Eigen::MatrixXd W;   // 3 n_c × 3 n_c Delassus matrix (symmetric PSD for rigid bodies)
+  Eigen::VectorXd q;   // 3 n_c free velocity
+  Eigen::VectorXd mu;  // n_c friction coefficients
+  std::string name;
+
+  int num_contacts() const { return static_cast<int>(mu.size()); }
+};
+
+// "" when well formed (3 n_c sizes, finite entries, μ ≥ 0), else the first defect.
+std::string ValidateFrictionContactProblem(const FrictionContactProblem& problem);
+
+}  // namespace coulomb

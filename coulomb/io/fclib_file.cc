@@ -1,0 +1,139 @@
+#include "coulomb/io/fclib_file.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+extern "C" {  // fclib.h declares C functions without a C++ guard
+#include <fclib.h>
+}
+
+namespace coulomb {
+namespace {
+
+// HDF5's signature; checked first so that libhdf5 never sees a file that is not HDF5.
+bool LooksLikeHdf5(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  return in.gcount() == 8 && std::memcmp(magic, "\x89HDF\r\n\x1a\n", 8) == 0;
+}
+
+// Dense copy of an fclib matrix in any of its three storages; false if indices are invalid.
+bool ToDense(const fclib_matrix& m, Eigen::MatrixXd& out) {
+  out = Eigen::MatrixXd::Zero(m.m, m.n);
+  const auto put = [&](int row, int col, double value) {
+    if (row < 0 || row >= m.m || col < 0 || col >= m.n) return false;
+    out(row, col) += value;
+    return true;
+  };
+  if (m.nz == -1) {  // compressed columns
+    for (int c = 0; c < m.n; ++c) {
+      for (int k = m.p[c]; k < m.p[c + 1]; ++k) {
+        if (!put(m.i[k], c, m.x[k])) return false;
+      }
+    }
+  } else if (m.nz == -2) {  // compressed rows
+    for (int r = 0; r < m.m; ++r) {
+      for (int k = m.p[r]; k < m.p[r + 1]; ++k) {
+        if (!put(r, m.i[k], m.x[k])) return false;
+      }
+    }
+  } else {  // triplets: i = row, p = column (CSparse convention, see data/README.md)
+    for (int k = 0; k < m.nz; ++k) {
+      if (!put(m.i[k], m.p[k], m.x[k])) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
+  if (!LooksLikeHdf5(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
+  fclib_local* local = fclib_read_local(path.c_str());
+  if (local == nullptr) {
+    return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing?)"};
+  }
+  FrictionContactProblem p;
+  std::optional<InputError> error;
+  if (local->spacedim != 3) {
+    error = InputError{path, 0, "spacedim",
+                       fmt::format("{} (only 3D problems are supported)", local->spacedim)};
+  } else if (local->V != nullptr || local->R != nullptr) {
+    error =
+        InputError{path, 0, "V/R", "mixed problems with equality constraints are not supported"};
+  } else if (local->W == nullptr || local->W->m != local->W->n || local->W->m % 3 != 0) {
+    error = InputError{path, 0, "W", "missing, not square, or not 3 n_c rows"};
+  } else if (!ToDense(*local->W, p.W)) {
+    error = InputError{path, 0, "W", "index out of range"};
+  } else {
+    const int m = local->W->m;
+    p.q = Eigen::Map<const Eigen::VectorXd>(local->q, m);
+    p.mu = Eigen::Map<const Eigen::VectorXd>(local->mu, m / 3);
+    p.name = local->info && local->info->title ? local->info->title
+                                               : std::filesystem::path(path).filename().string();
+    if (const std::string defect = ValidateFrictionContactProblem(p); !defect.empty()) {
+      error = InputError{path, 0, "", defect};
+    }
+  }
+  fclib_delete_local(local);
+  std::free(local);
+  if (error) return *error;
+  return p;
+}
+
+std::optional<InputError> WriteFclibLocal(const FrictionContactProblem& problem,
+                                          const std::string& path, bool overwrite) {
+  if (const std::string defect = ValidateFrictionContactProblem(problem); !defect.empty()) {
+    return InputError{path, 0, "", defect};
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    if (!overwrite) return InputError{path, 0, "", "already exists; refusing to overwrite it"};
+    std::filesystem::remove(path, ec);
+  }
+  const int m = static_cast<int>(problem.W.rows());
+  // W in compressed columns, every nonzero kept.
+  std::vector<int> col_ptr{0}, row_index;
+  std::vector<double> values;
+  for (int c = 0; c < m; ++c) {
+    for (int r = 0; r < m; ++r) {
+      if (problem.W(r, c) != 0.0) {
+        row_index.push_back(r);
+        values.push_back(problem.W(r, c));
+      }
+    }
+    col_ptr.push_back(static_cast<int>(row_index.size()));
+  }
+  fclib_matrix W{};
+  W.nzmax = static_cast<int>(values.size());
+  W.m = W.n = m;
+  W.p = col_ptr.data();
+  W.i = row_index.data();
+  W.x = values.data();
+  W.nz = -1;
+  std::vector<double> q(problem.q.data(), problem.q.data() + m);
+  std::vector<double> mu(problem.mu.data(), problem.mu.data() + problem.mu.size());
+  std::string title = problem.name.empty() ? "coulomb" : problem.name;
+  std::string description = "written by Coulomb";
+  std::string math = "";
+  fclib_info info{title.data(), description.data(), math.data()};
+  fclib_local local{};
+  local.W = &W;
+  local.mu = mu.data();
+  local.q = q.data();
+  local.spacedim = 3;
+  local.info = &info;
+  if (!fclib_write_local(&local, path.c_str())) {
+    return InputError{path, 0, "", "libfclib could not write the file"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace coulomb
