@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   trinkle_cmd->add_option("--seed", study.seed, "generator seed")->capture_default_str();
   trinkle_cmd->add_flag("--json", study.json, "one JSON object with every table");
   trinkle_cmd->add_flag("--quick", study.quick, "sizes up to 50 only");
+  trinkle_cmd->add_option("--emit", study.emit_dir,
+                          "also write every data set (pyramid and velocity LCP JSON, FCLib HDF5) "
+                          "into this directory; existing files are never overwritten");
 
   try {
     app.parse(argc, argv);

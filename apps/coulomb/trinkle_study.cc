@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,6 +16,8 @@
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/formulations/trinkle/trinkle_generator.h"
 #include "coulomb/formulations/trinkle/trinkle_solver.h"
+#include "coulomb/io/fclib_file.h"
+#include "coulomb/io/lcp_file.h"
 
 namespace coulomb::app {
 namespace {
@@ -108,7 +111,24 @@ std::optional<GeneratedProblem> Generate(int ns, int nr, int bodies, std::uint64
   return trinkle::GenerateTrinkleProblem(request, seed, 400);
 }
 
-DataSet Run(const GeneratedProblem& g, double mu, int geometry, bool paper_solvers) {
+// Writes the three problem files of one data set; reports (does not stop on) write errors.
+void Emit(const std::string& dir, const trinkle::TrinkleProblem& problem, const LcpProblem& pyramid,
+          int size, int geometry, double mu) {
+  const std::string stem = fmt::format("{}/n{:04d}-g{:02d}-mu{:.1f}", dir, size, geometry, mu);
+  std::vector<std::optional<InputError>> errors;
+  errors.push_back(WriteLcpFile(pyramid, stem + ".pyramid.json", LcpFileFormat::kJson));
+  const LcpProblem velocity = trinkle::MakeVelocityLevelLcp(problem, 1e-3, 4);
+  errors.push_back(WriteLcpFile(velocity, stem + ".velocity.json", LcpFileFormat::kJson));
+  FrictionContactProblem local = trinkle::MakeFrictionContactProblem(problem, 1e-3);
+  local.name = stem;
+  errors.push_back(WriteFclibLocal(local, stem + ".fclib.hdf5"));
+  for (const auto& e : errors) {
+    if (e) fmt::print(stderr, "warning: {}\n", e->ToString());
+  }
+}
+
+DataSet Run(const GeneratedProblem& g, double mu, int geometry, bool paper_solvers,
+            const std::string& emit_dir = "") {
   DataSet d;
   d.geometry = geometry;
   d.mu = mu;
@@ -119,6 +139,7 @@ DataSet Run(const GeneratedProblem& g, double mu, int geometry, bool paper_solve
   d.description = g.description;
   const trinkle::TrinkleProblem problem = trinkle::WithFriction(g.problem, mu);
   const LcpProblem lcp = trinkle::BuildTrinkleLcp(problem).lcp;
+  if (!emit_dir.empty()) Emit(emit_dir, problem, lcp, d.size, geometry, mu);
   if (paper_solvers) {
     const LcpSolverSettings paper = PaperSettings();
     d.lemke = SolveLcp(lcp, LcpSolverKind::kLemke, paper);
@@ -164,6 +185,14 @@ std::string Mean(double sum, int count, int digits = 1) {
 }  // namespace
 
 int RunTrinkleStudy(const TrinkleStudyOptions& options) {
+  if (!options.emit_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.emit_dir, ec);
+    if (ec) {
+      fmt::print(stderr, "error: --emit {}: {}\n", options.emit_dir, ec.message());
+      return 2;
+    }
+  }
   const std::vector<double> mus = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
   std::map<int, std::vector<DataSet>> by_size;
   int geometry = 0, generation_failures = 0;
@@ -178,7 +207,9 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
         }
         ++geometry;
         const Stopwatch clock;
-        for (double mu : mus) by_size[bin.size].push_back(Run(*g, mu, geometry, paper_solvers));
+        for (double mu : mus) {
+          by_size[bin.size].push_back(Run(*g, mu, geometry, paper_solvers, options.emit_dir));
+        }
         // Progress on stderr, so stdout stays the tables (or the JSON).
         fmt::print(stderr, "size {:>4}: geometry {} ({}) done in {:.1f} s\n", bin.size, geometry,
                    g->description, clock.Seconds());
