@@ -1,0 +1,47 @@
+#pragma once
+// Kinematics and dynamics of a rigid-body tree: forward kinematics, the mass matrix by the
+// composite rigid body algorithm (CRBA), inverse dynamics by the recursive Newton–Euler
+// algorithm (RNEA, with gravity, Coriolis and gyroscopic terms), Jacobians, energies.
+// Kernels have the shape f(const Model&, Data&, ...): the Data caches what they compute.
+
+#include <Eigen/Dense>
+
+#include "coulomb/multibody/model.h"
+
+namespace coulomb::multibody {
+
+// Poses X_WB and body-frame spatial velocities for (q, v).
+void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& v);
+
+// M(q) (with joint armature on the diagonal), by CRBA. Also stored in data.M.
+const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q);
+
+// τ = M(q) a + C(q, v) v + g(q) − (external body forces, body frame, one per body or empty).
+Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& v, const Eigen::VectorXd& a);
+
+// The bias C(q, v) v + g(q): inverse dynamics at zero acceleration.
+Eigen::VectorXd CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
+                               const Eigen::VectorXd& v);
+
+// a = M⁻¹ (τ − bias − damping·v).
+Eigen::VectorXd CalcForwardDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& v, const Eigen::VectorXd& tau);
+
+// After CalcForwardKinematics: the 3 × nv Jacobian of the world-frame velocity of the point with
+// body-frame coordinates p_B, and the 6 × nv (linear at that point, angular) frame Jacobian.
+Eigen::MatrixXd CalcPointJacobian(const Model& model, const Data& data, int body,
+                                  const Eigen::Vector3d& p_B);
+Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body,
+                                  const Eigen::Vector3d& p_B);
+
+// After CalcForwardKinematics: ½ vᵀ M v and the gravitational potential −Σ m_i g·p_com,i.
+double CalcKineticEnergy(const Model& model, const Data& data);
+double CalcPotentialEnergy(const Model& model, const Data& data);
+
+// q ⊕ v dt on each joint's manifold.
+Eigen::VectorXd IntegrateConfiguration(const Model& model, const Eigen::VectorXd& q,
+                                       const Eigen::VectorXd& v, double dt);
+
+}  // namespace coulomb::multibody

@@ -1,0 +1,62 @@
+#pragma once
+// A tree of rigid bodies (Model, immutable once built) and its mutable state caches (Data), the
+// Model/Data split of MuJoCo and Pinocchio: many Datas can share one Model.
+//
+// Body i has one joint connecting it to its parent (−1: the world). The joint frame is placed in
+// the parent's body frame by `placement`; the body frame is the joint's child frame, so body i's
+// pose is X_W,parent · placement · JointTransform(q_i). Free bodies are one-body trees with a
+// floating joint.
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "coulomb/multibody/joint.h"
+#include "coulomb/multibody/spatial.h"
+
+namespace coulomb::multibody {
+
+struct Body {
+  std::string name;
+  int parent = -1;  // index of the parent body, −1 for the world
+  JointType joint = JointType::kFixed;
+  std::string joint_name;
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // revolute/prismatic, joint frame, unit
+  Transform placement;                              // joint frame in the parent body frame
+  Inertia inertia;
+  // Per joint dof (revolute/prismatic only; NaN/inf when absent): N m s/rad, rad or m, N m or N.
+  double damping = 0;
+  double armature = 0;  // reflected rotor inertia added to the diagonal of M
+  double position_lower = -INFINITY, position_upper = INFINITY;
+  double effort_limit = INFINITY;
+  int q_index = 0, v_index = 0;  // set by Model::AddBody
+};
+
+struct Model {
+  std::vector<Body> bodies;
+  int nq = 0, nv = 0;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s², world frame
+
+  // Appends a body (after its parent) and returns its index.
+  int AddBody(Body body);
+  // "" when consistent (parents before children, unit axes, positive masses where moving,
+  // finite values, symmetric PSD inertias), else a sentence naming the body and field.
+  std::string Validate() const;
+  Eigen::VectorXd NeutralConfiguration() const;
+  int FindBody(const std::string& name) const;  // −1 if absent
+  double TotalMass() const;
+};
+
+struct Data {
+  std::vector<Transform> X_world;  // body poses X_WB
+  std::vector<Vector6d> velocity;  // spatial velocity of each body, body frame
+  std::vector<Vector6d> acceleration;
+  std::vector<Vector6d> force;      // RNEA body forces, body frame
+  std::vector<Matrix6d> composite;  // CRBA composite inertias, body frame
+  std::vector<Matrix6d> X_up;       // motion transform parent → body
+  Eigen::MatrixXd M;                // last mass matrix
+};
+
+Data MakeData(const Model& model);
+
+}  // namespace coulomb::multibody
