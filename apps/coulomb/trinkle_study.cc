@@ -161,7 +161,8 @@ DataSet Run(const GeneratedProblem& g, double mu, int geometry, bool paper_solve
   }
   if (d.robust.status == LcpStatus::kNoSolution) d.truth = Truth::kNo;
   if (d.truth == Truth::kUnknown) {  // only the hard cases reach the MILP
-    const MilpVerdict milp = DecideLcpExistence(lcp);
+    // Large instances get a shorter budget: the proof either comes fast or not at all.
+    const MilpVerdict milp = DecideLcpExistence(lcp, 1e4, lcp.size() > 200 ? 10.0 : 20.0);
     d.truth = milp.existence == Existence::kYes  ? Truth::kYes
               : milp.existence == Existence::kNo ? Truth::kNo
                                                  : Truth::kUnknown;

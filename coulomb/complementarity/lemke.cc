@@ -66,7 +66,8 @@ class LemkePath {
   // True when z0 is basic at (numerically) zero: every almost-complementary basic feasible point
   // with z0 = 0 solves the LCP, even if z0 has not formally left the basis.
   bool ArtificialIsZero() const {
-    return row_of_[Z0()] >= 0 && qbar_[row_of_[Z0()]] <= drift_tolerance_;
+    return params_.certify_failed_runs && row_of_[Z0()] >= 0 &&
+           qbar_[row_of_[Z0()]] <= drift_tolerance_;
   }
   // Clamps tiny negative basic values; returns false when one is beyond the drift tolerance.
   bool CleanRightHandSide();
@@ -377,25 +378,32 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
   LcpResult result;
   result.solver = "lemke";
   const int n = problem.size();
-  const Eigen::VectorXd d =
+  const Eigen::VectorXd d_scaled =
       params.scale ? ComputeLcpScaling(problem.M) : Eigen::VectorXd::Ones(n).eval();
-  const LcpProblem scaled = ScaleLcp(problem, d);
+  const LcpProblem scaled = ScaleLcp(problem, d_scaled);
   if (n == 0 || problem.q.minCoeff() >= 0.0) {  // z = 0 solves it (also the n = 0 case)
     SetAnswer(problem, Eigen::VectorXd::Zero(n), LcpStatus::kSolved, params.acceptance_tolerance,
               result);
     result.seconds = clock.Seconds();
     return result;
   }
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
   const int max_pivots = params.max_pivots > 0 ? params.max_pivots : std::max(1000, 20 * n);
   SplitMix64 rng(params.seed);
   Eigen::VectorXd cover = Eigen::VectorXd::Ones(n);
   std::string failures;
   for (int run = 0; run <= params.max_restarts; ++run) {
-    if (run > 0) {
+    // Each run follows a different complementary path: with scaling enabled, odd runs drop it
+    // (a different D changes the path as much as a covering vector does); from the third run
+    // on, covering vectors are random (paper 1 §6).
+    const bool use_scaling = params.scale && run % 2 == 0;
+    if (run >= (params.scale ? 2 : 1)) {
       for (int i = 0; i < n; ++i) cover[i] = rng.Uniform(0.1, 1.0);
-      result.restarts = run;
     }
-    LemkePath path(scaled.M, scaled.q, cover, params);
+    if (run > 0) result.restarts = run;
+    const LcpProblem& system = use_scaling ? scaled : problem;
+    const Eigen::VectorXd& d = use_scaling ? d_scaled : ones;
+    LemkePath path(system.M, system.q, cover, params);
     const PathOutcome outcome = path.Run(max_pivots);
     result.iterations += outcome.pivots;
     // Certify, don't trust (spec §1.3), in both directions: a "solved" path may have drifted, and

@@ -25,8 +25,9 @@ namespace coulomb {
 struct LemkeParams {
   // Pivot cap per run; 0 means max(1000, 20 n) (spec §1.1). Paper 1 used 100.
   int max_pivots = 0;
-  // Extra runs with covering vectors d_i ~ U(0.1, 1) after a failed run (paper 1: 3).
-  int max_restarts = 3;
+  // Extra runs after a failed one (paper 1: 3). With `scale`, runs alternate scaled/unscaled;
+  // covering vectors are e for the first run of each kind, then d_i ~ U(0.1, 1).
+  int max_restarts = 9;
   std::uint64_t seed = 1;
   // Symmetric scaling D M D (spec §1.2). Off reproduces an unscaled textbook Lemke.
   bool scale = true;
@@ -40,9 +41,9 @@ struct LemkeParams {
   double acceptance_tolerance = kLcpCertifyTolerance;
   // Polish with Fischer–Burmeister Newton when the re-solved basis misses the certificate.
   bool polish = true;
-  // A run that ends on a secondary ray or the pivot cap often has z0 ≈ 0 already: re-solve its
-  // final complementary basis and accept it if it passes the certificate. Off reproduces a
-  // textbook Lemke, for which a ray is a failure.
+  // A run that ends on a secondary ray or the pivot cap, or walks with z0 ≈ 0 still basic, is
+  // often on a solution already: re-solve its final complementary basis and accept it if it
+  // passes the certificate. Off reproduces a textbook Lemke: only z0 leaving ends a run.
   bool certify_failed_runs = true;
 };
 

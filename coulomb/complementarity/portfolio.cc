@@ -23,8 +23,10 @@ LcpResult SolvePortfolio(const LcpProblem& problem, const PortfolioParams& param
   int iterations = 0;
   for (const LcpSolverKind kind : order) {
     if (kind == LcpSolverKind::kPortfolio) continue;  // no recursion
-    if (kind == LcpSolverKind::kFeasibleInteriorPoint && problem.size() > params.fip_max_size) {
-      attempts += "fip: skipped (n above fip_max_size); ";
+    if ((kind == LcpSolverKind::kFeasibleInteriorPoint ||
+         kind == LcpSolverKind::kFischerBurmeister) &&
+        problem.size() > params.slow_member_max_size) {
+      attempts += fmt::format("{}: skipped (n above slow_member_max_size); ", ToString(kind));
       continue;
     }
     LcpResult r = SolveLcp(problem, kind, members);

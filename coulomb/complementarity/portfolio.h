@@ -19,9 +19,10 @@ struct PortfolioParams {
                                       LcpSolverKind::kFeasibleInteriorPoint};
   // Run complete enumeration last when n ≤ this (0 disables). 2^n bases.
   int enumeration_max_size = 14;
-  // Skip the feasible IPM above this size: its dense Phase I simplex costs O(n²) per pivot over
-  // O(n) pivots, seconds at n = 1000, and it rarely rescues what Lemke and Mehrotra could not.
-  int fip_max_size = 400;
+  // Skip the feasible IPM and FB Newton above this size: FIP's dense Phase I simplex and
+  // Newton's 100 dense LU factorizations take tens of seconds at n = 1000, and in our studies
+  // neither rescued an instance there that Lemke and Mehrotra could not.
+  int slow_member_max_size = 400;
 };
 
 // result.solver is "portfolio/<winner>"; the message lists each failed attempt and why.
