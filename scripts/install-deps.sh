@@ -10,6 +10,7 @@ packages=(
   libfmt-dev             # formatting (MIT)
   nlohmann-json3-dev     # JSON problem files and --json output (MIT)
   libfclib-dev           # FCLib HDF5 frictional-contact problem files (Apache-2.0)
+  liburdfdom-dev         # URDF import (BSD-3)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)

@@ -1,0 +1,254 @@
+#include "coulomb/multibody/urdf_import.h"
+
+#include <fmt/format.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
+
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb::multibody {
+namespace {
+
+namespace fs = std::filesystem;
+
+Transform FromPose(const urdf::Pose& pose) {
+  Transform X;
+  double x, y, z, w;
+  pose.rotation.getQuaternion(x, y, z, w);
+  X.R = Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
+  X.p = Eigen::Vector3d(pose.position.x, pose.position.y, pose.position.z);
+  return X;
+}
+
+int LineOf(const std::string& text, std::size_t offset) {
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+// urdfdom reports problems only on its console, so the checks that must name an element are
+// done here on the XML text first: joint types.
+std::optional<InputError> CheckJointTypes(const std::string& xml, const std::string& origin) {
+  static const std::regex joint_tag(R"(<joint\b[^>]*>)");
+  static const std::regex name_attr(R"re(\bname\s*=\s*"([^"]*)")re");
+  static const std::regex type_attr(R"re(\btype\s*=\s*"([^"]*)")re");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), joint_tag);
+       it != std::sregex_iterator(); ++it) {
+    const std::string tag = it->str();
+    std::smatch name, type;
+    std::regex_search(tag, name, name_attr);
+    if (!std::regex_search(tag, type, type_attr)) continue;  // <joint> inside <transmission>
+    static const char* known[] = {"revolute", "continuous", "prismatic",
+                                  "fixed",    "floating",   "planar"};
+    if (std::find(std::begin(known), std::end(known), type[1].str()) == std::end(known)) {
+      return InputError{origin, LineOf(xml, static_cast<std::size_t>(it->position())),
+                        fmt::format("joint '{}'", name.size() > 1 ? name[1].str() : "?"),
+                        fmt::format("unknown joint type '{}' (revolute, continuous, prismatic, "
+                                    "fixed, floating)",
+                                    type[1].str())};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin,
+                               const std::string& base_dir, const UrdfOptions& options) {
+  if (auto error = CheckJointTypes(xml, origin)) return *error;
+  const urdf::ModelInterfaceSharedPtr urdf = urdf::parseURDF(xml);
+  if (!urdf) {
+    return InputError{origin, 0, "<robot>",
+                      "urdfdom could not parse the file (malformed XML, a joint naming a missing "
+                      "link, or a loop); its console message above gives the detail"};
+  }
+  UrdfImport out;
+  out.robot_name = urdf->getName();
+  std::vector<std::string> errors;
+  const auto warn = [&](std::string w) { out.warnings.push_back(std::move(w)); };
+
+  // Depth-first from the root so that parents precede children.
+  std::map<std::string, int> body_of_link;
+  std::function<void(const urdf::LinkConstSharedPtr&, int)> add =
+      [&](const urdf::LinkConstSharedPtr& link, int parent) {
+        Body body;
+        body.name = link->name;
+        const urdf::JointConstSharedPtr joint = link->parent_joint;
+        if (!joint) {
+          body.joint = options.floating_base ? JointType::kFloating : JointType::kFixed;
+          body.joint_name = options.floating_base ? "floating_base" : "world_weld";
+        } else {
+          body.joint_name = joint->name;
+          body.placement = FromPose(joint->parent_to_joint_origin_transform);
+          body.axis = Eigen::Vector3d(joint->axis.x, joint->axis.y, joint->axis.z);
+          switch (joint->type) {
+            case urdf::Joint::REVOLUTE:
+              body.joint = JointType::kRevolute;
+              break;
+            case urdf::Joint::CONTINUOUS:
+              body.joint = JointType::kRevolute;
+              break;
+            case urdf::Joint::PRISMATIC:
+              body.joint = JointType::kPrismatic;
+              break;
+            case urdf::Joint::FIXED:
+              body.joint = JointType::kFixed;
+              break;
+            case urdf::Joint::FLOATING:
+              body.joint = JointType::kFloating;
+              break;
+            default:
+              errors.push_back(fmt::format("joint '{}': type not supported (planar)", joint->name));
+              body.joint = JointType::kFixed;
+          }
+          if (body.joint == JointType::kRevolute || body.joint == JointType::kPrismatic) {
+            if (body.axis.norm() < 1e-12) {
+              errors.push_back(fmt::format("joint '{}': axis is zero", joint->name));
+            } else {
+              body.axis.normalize();
+            }
+          }
+          if (joint->limits && joint->type != urdf::Joint::CONTINUOUS) {
+            body.position_lower = joint->limits->lower;
+            body.position_upper = joint->limits->upper;
+            if (joint->limits->effort > 0) body.effort_limit = joint->limits->effort;
+          }
+          if (joint->dynamics) {
+            body.damping = joint->dynamics->damping;
+            if (joint->dynamics->friction != 0) {
+              warn(fmt::format("joint '{}': <dynamics friction> is not modelled", joint->name));
+            }
+          }
+          if (joint->safety)
+            warn(fmt::format("joint '{}': <safety_controller> is ignored", joint->name));
+          if (joint->calibration)
+            warn(fmt::format("joint '{}': <calibration> is ignored", joint->name));
+        }
+        if (link->inertial) {
+          const urdf::Inertial& in = *link->inertial;
+          const Transform X = FromPose(in.origin);
+          Eigen::Matrix3d I;
+          I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+          body.inertia.mass = in.mass;
+          body.inertia.com = X.p;
+          body.inertia.rotational = X.R * I * X.R.transpose();
+          if (!(in.mass >= 0))
+            errors.push_back(
+                fmt::format("link '{}': <inertial> mass {} is negative", link->name, in.mass));
+        } else {
+          warn(fmt::format("link '{}': no <inertial>; treated as massless", link->name));
+        }
+        body.parent = parent;
+        const int index = out.model.AddBody(body);
+        body_of_link[link->name] = index;
+        for (const urdf::CollisionSharedPtr& c : link->collision_array) {
+          if (!c || !c->geometry) continue;
+          CollisionGeometry g;
+          g.body = index;
+          g.X_BG = FromPose(c->origin);
+          switch (c->geometry->type) {
+            case urdf::Geometry::BOX: {
+              const auto& box = static_cast<const urdf::Box&>(*c->geometry);
+              g.shape = CollisionGeometry::Shape::kBox;
+              g.size = Eigen::Vector3d(box.dim.x, box.dim.y, box.dim.z);
+              break;
+            }
+            case urdf::Geometry::SPHERE:
+              g.shape = CollisionGeometry::Shape::kSphere;
+              g.size.x() = static_cast<const urdf::Sphere&>(*c->geometry).radius;
+              break;
+            case urdf::Geometry::CYLINDER: {
+              const auto& cyl = static_cast<const urdf::Cylinder&>(*c->geometry);
+              g.shape = CollisionGeometry::Shape::kCylinder;
+              g.size = Eigen::Vector3d(cyl.radius, cyl.length, 0);
+              break;
+            }
+            case urdf::Geometry::MESH: {
+              const auto& mesh = static_cast<const urdf::Mesh&>(*c->geometry);
+              g.shape = CollisionGeometry::Shape::kMesh;
+              g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+              std::string file = mesh.filename;
+              if (file.rfind("package://", 0) == 0) {
+                const std::string rest = file.substr(10);
+                const std::string package = rest.substr(0, rest.find('/'));
+                const auto found = options.package_map.find(package);
+                if (found == options.package_map.end()) {
+                  errors.push_back(
+                      fmt::format("link '{}': mesh '{}' uses package '{}', which the "
+                                  "package map does not name",
+                                  link->name, file, package));
+                  break;
+                }
+                file = found->second + rest.substr(package.size());
+              } else if (file.rfind("file://", 0) == 0) {
+                file = file.substr(7);
+              } else if (fs::path(file).is_relative()) {
+                file = (fs::path(base_dir) / file).string();
+              }
+              if (!fs::exists(file)) {
+                errors.push_back(fmt::format("link '{}': mesh '{}' not found (resolved to '{}')",
+                                             link->name, mesh.filename, file));
+              }
+              g.mesh_path = file;
+              break;
+            }
+          }
+          out.collisions.push_back(g);
+        }
+        for (const urdf::LinkSharedPtr& child : link->child_links) add(child, index);
+      };
+  add(urdf->getRoot(), -1);
+
+  for (const auto& [name, joint] : urdf->joints_) {
+    if (!joint->mimic) continue;
+    const auto follower = body_of_link.find(joint->child_link_name);
+    const urdf::JointConstSharedPtr leader = urdf->getJoint(joint->mimic->joint_name);
+    if (!leader) {
+      errors.push_back(fmt::format("joint '{}': <mimic joint='{}'> names no joint", name,
+                                   joint->mimic->joint_name));
+      continue;
+    }
+    out.couplers.push_back({follower->second, body_of_link.at(leader->child_link_name),
+                            joint->mimic->multiplier, joint->mimic->offset});
+  }
+  if (options.strict) {
+    for (const std::string& w : out.warnings) errors.push_back("(strict) " + w);
+  }
+  if (!errors.empty()) {
+    std::string all = errors.front();
+    if (errors.size() > 1) all += fmt::format(" (and {} more: {})", errors.size() - 1, errors[1]);
+    return InputError{origin, 0, "", all};
+  }
+  if (const std::string defect = out.model.Validate(); !defect.empty()) {
+    return InputError{origin, 0, "", defect};
+  }
+  // Massless links are fine as long as every joint moves some mass; a joint that moves none
+  // makes the mass matrix singular, so name it.
+  Data data = MakeData(out.model);
+  const Eigen::MatrixXd M = CalcMassMatrix(out.model, data, out.model.NeutralConfiguration());
+  for (const Body& b : out.model.bodies) {
+    for (int k = 0; k < VelocitySize(b.joint); ++k) {
+      if (!(M(b.v_index + k, b.v_index + k) > 1e-12 * std::max(1.0, M.diagonal().maxCoeff()))) {
+        return InputError{origin, 0, fmt::format("joint '{}'", b.joint_name),
+                          fmt::format("moves no mass: link '{}' and everything below it lack "
+                                      "<inertial>",
+                                      b.name)};
+      }
+    }
+  }
+  return out;
+}
+
+Expected<UrdfImport> ReadUrdf(const std::string& path, const UrdfOptions& options) {
+  std::ifstream in(path);
+  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseUrdf(text.str(), path, fs::path(path).parent_path().string(), options);
+}
+
+}  // namespace coulomb::multibody

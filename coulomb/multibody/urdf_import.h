@@ -1,0 +1,57 @@
+#pragma once
+// URDF import through urdfdom (Debian liburdfdom-dev, BSD): links become bodies, joints their
+// joints (revolute, continuous → revolute without limits, prismatic, fixed, floating), with
+// inertials, limits, damping; collision geometry is collected for the geometry layer;
+// `<mimic>` joints become coupler constraints (never silently dropped). Every element we do not
+// support gives one warning naming it; `strict` turns warnings into errors. Malformed files,
+// unknown joint types, moving links without `<inertial>` and meshes that cannot be found are
+// errors naming the element.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "coulomb/base/error.h"
+#include "coulomb/multibody/model.h"
+
+namespace coulomb::multibody {
+
+struct UrdfOptions {
+  // package://NAME/rest → map[NAME]/rest. Relative mesh paths resolve against the URDF's folder.
+  std::map<std::string, std::string> package_map;
+  bool floating_base = false;  // attach the root link with a floating joint instead of welding it
+  bool strict = false;         // warnings become errors
+};
+
+struct CollisionGeometry {
+  enum class Shape { kBox, kSphere, kCylinder, kMesh };
+  int body = 0;
+  Shape shape = Shape::kBox;
+  Eigen::Vector3d size =
+      Eigen::Vector3d::Zero();  // box: full extents; sphere: (r); cylinder: (r, length)
+  std::string mesh_path;        // resolved absolute path (meshes)
+  Eigen::Vector3d mesh_scale = Eigen::Vector3d::Ones();
+  Transform X_BG;  // geometry frame in the body frame
+};
+
+// q_joint = multiplier · q_mimicked + offset (URDF <mimic>), a holonomic coupler.
+struct JointCoupler {
+  int body = 0;           // the body whose joint follows
+  int mimicked_body = 0;  // the body whose joint leads
+  double multiplier = 1, offset = 0;
+};
+
+struct UrdfImport {
+  Model model;
+  std::vector<CollisionGeometry> collisions;
+  std::vector<JointCoupler> couplers;
+  std::vector<std::string> warnings;
+  std::string robot_name;
+};
+
+Expected<UrdfImport> ReadUrdf(const std::string& path, const UrdfOptions& options = {});
+// `origin` names the source in messages; relative meshes resolve against `base_dir`.
+Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin,
+                               const std::string& base_dir, const UrdfOptions& options = {});
+
+}  // namespace coulomb::multibody
