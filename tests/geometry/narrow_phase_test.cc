@@ -1,0 +1,141 @@
+// Narrow-phase pairs against analytic answers.
+
+#include "coulomb/geometry/narrow_phase.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "coulomb/base/random.h"
+
+namespace coulomb::geometry {
+namespace {
+
+Transform At(const Eigen::Vector3d& p, const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
+  return {R, p};
+}
+
+TEST(NarrowPhase, SphereSphereDistanceAndWitnesses) {
+  std::vector<ContactPoint> out;
+  // Separated by 0.4: reported with a 0.5 margin (φ = 0.4), not with a zero margin.
+  ASSERT_EQ(Collide(Sphere{0.5}, At({1.2, 0, 0}), Sphere{0.3}, At({0, 0, 0}), 0.5, out), 1);
+  EXPECT_NEAR(out[0].phi, 0.4, 1e-15);
+  out.clear();
+  EXPECT_EQ(Collide(Sphere{0.5}, At({1.2, 0, 0}), Sphere{0.3}, At({0, 0, 0}), 0.0, out), 0);
+  ASSERT_EQ(Collide(Sphere{0.5}, At({0.7, 0, 0}), Sphere{0.3}, At({0, 0, 0}), 0.0, out), 1);
+  EXPECT_NEAR(out[0].phi, -0.1, 1e-15);
+  EXPECT_TRUE(out[0].normal.isApprox(Eigen::Vector3d::UnitX()));  // from B into A
+  EXPECT_TRUE(out[0].witness_a.isApprox(Eigen::Vector3d(0.2, 0, 0)));
+  EXPECT_TRUE(out[0].witness_b.isApprox(Eigen::Vector3d(0.3, 0, 0)));
+}
+
+TEST(NarrowPhase, BoxRestingOnHalfSpaceGivesFourCorners) {
+  std::vector<ContactPoint> out;
+  const Box box{Eigen::Vector3d(0.3, 0.2, 0.1)};
+  ASSERT_EQ(Collide(box, At({1, 2, 0.1}), HalfSpace{}, At({0, 0, 0}), 1e-6, out), 4);
+  for (const ContactPoint& c : out) {
+    EXPECT_NEAR(c.phi, 0.0, 1e-15);
+    EXPECT_TRUE(c.normal.isApprox(Eigen::Vector3d::UnitZ()));
+    EXPECT_NEAR(std::abs(c.point.x() - 1), 0.3, 1e-15);
+    EXPECT_NEAR(std::abs(c.point.y() - 2), 0.2, 1e-15);
+  }
+  // Lifted beyond the margin: nothing.
+  out.clear();
+  EXPECT_EQ(Collide(box, At({1, 2, 0.2}), HalfSpace{}, At({0, 0, 0}), 1e-3, out), 0);
+}
+
+TEST(NarrowPhase, TiltedBoxOnTiltedPlane) {
+  // Box rotated 30° about y, sunk so its lowest edge is 1 cm into a plane through (0,0,0.5)
+  // whose normal is tilted too: φ of each corner is its height along the plane normal.
+  const Eigen::Matrix3d R_box =
+      Eigen::AngleAxisd(std::numbers::pi / 6, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const Eigen::Matrix3d R_plane =
+      Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  const Box box{Eigen::Vector3d(0.3, 0.2, 0.1)};
+  const Eigen::Vector3d n = R_plane.col(2);
+  std::vector<ContactPoint> out;
+  const Transform X_box = At({0.1, -0.2, 0.7}, R_box), X_plane = At({0, 0, 0.5}, R_plane);
+  Collide(box, X_box, HalfSpace{}, X_plane, 0.05, out);
+  int expected = 0;
+  for (int corner = 0; corner < 8; ++corner) {
+    const Eigen::Vector3d local((corner & 1 ? 1 : -1) * 0.3, (corner & 2 ? 1 : -1) * 0.2,
+                                (corner & 4 ? 1 : -1) * 0.1);
+    const double height = n.dot(X_box.Apply(local) - X_plane.p);
+    if (height <= 0.05) {
+      ++expected;
+      bool found = false;
+      for (const ContactPoint& c : out) found = found || std::abs(c.phi - height) < 1e-14;
+      EXPECT_TRUE(found) << "corner " << corner;
+    }
+  }
+  EXPECT_EQ(static_cast<int>(out.size()), expected);
+  EXPECT_GT(expected, 0);
+}
+
+TEST(NarrowPhase, HalfSpaceFirstFlipsTheNormal) {
+  std::vector<ContactPoint> out;
+  ASSERT_EQ(Collide(HalfSpace{}, At({0, 0, 0}), Sphere{0.5}, At({0, 0, 0.4}), 0.0, out), 1);
+  EXPECT_TRUE(
+      out[0].normal.isApprox(-Eigen::Vector3d::UnitZ()));  // from the sphere into the ground
+  EXPECT_NEAR(out[0].phi, -0.1, 1e-15);
+  EXPECT_NEAR(out[0].witness_a.z(), 0.0, 1e-15);   // on the ground
+  EXPECT_NEAR(out[0].witness_b.z(), -0.1, 1e-15);  // deepest point of the sphere
+}
+
+TEST(NarrowPhase, CapsuleLyingFlatTouchesAtBothEnds) {
+  const Eigen::Matrix3d R =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  std::vector<ContactPoint> out;
+  ASSERT_EQ(Collide(Capsule{0.05, 0.4}, At({0, 0, 0.05}, R), HalfSpace{}, At({0, 0, 0}), 1e-9, out),
+            2);
+  EXPECT_NEAR(std::abs(out[0].point.y()), 0.4, 1e-12);
+  EXPECT_NEAR(out[0].phi, 0.0, 1e-12);
+}
+
+TEST(NarrowPhase, CylinderStandingAndTipped) {
+  std::vector<ContactPoint> out;
+  EXPECT_EQ(Collide(Cylinder{0.1, 0.2}, At({0, 0, 0.2}), HalfSpace{}, At({0, 0, 0}), 1e-9, out), 4);
+  out.clear();
+  // Tipped by 0.3 rad about x: the lowest rim point is at z = 0.2 cos − 0.2 cos(0.3) − 0.1
+  // sin(0.3).
+  const double tilt = 0.3;
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  ASSERT_GE(Collide(Cylinder{0.1, 0.2}, At({0, 0, 0.2}, R), HalfSpace{}, At({0, 0, 0}), 0.0, out),
+            1);
+  EXPECT_NEAR(out[0].phi, 0.2 - 0.2 * std::cos(tilt) - 0.1 * std::sin(tilt), 1e-12);
+}
+
+TEST(NarrowPhase, SphereBoxMatchesBruteForceDistance) {
+  SplitMix64 rng(5);
+  const Box box{Eigen::Vector3d(0.3, 0.2, 0.4)};
+  const Transform X_box =
+      At({0.2, 0.1, -0.3},
+         Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix());
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::Vector3d c(rng.Uniform(-1, 1), rng.Uniform(-1, 1), rng.Uniform(-1, 1));
+    const double r = 0.1;
+    std::vector<ContactPoint> out;
+    const int n = Collide(Sphere{r}, At(c), box, X_box, 10.0, out);
+    ASSERT_EQ(n, 1);
+    // Independent truth: the exact signed distance function of a box, in the box frame.
+    const Eigen::Vector3d local = X_box.Inverse().Apply(c);
+    const Eigen::Vector3d outside = (local.cwiseAbs() - box.half_extents).cwiseMax(0.0);
+    const double inside = std::min(0.0, (local.cwiseAbs() - box.half_extents).maxCoeff());
+    const double signed_distance = outside.norm() + inside;  // exact SDF of a box
+    EXPECT_NEAR(out[0].phi, signed_distance - r, 1e-12) << "trial " << trial;
+    // The two witnesses are φ apart along the normal.
+    EXPECT_NEAR((out[0].witness_a - out[0].witness_b).dot(out[0].normal), out[0].phi, 1e-12);
+  }
+}
+
+TEST(NarrowPhase, UnsupportedPairsSaySo) {
+  std::vector<ContactPoint> out;
+  EXPECT_EQ(Collide(Box{Eigen::Vector3d::Ones()}, At({0, 0, 0}), Box{Eigen::Vector3d::Ones()},
+                    At({0, 0, 1.5}), 0.0, out),
+            -1);
+  EXPECT_TRUE(out.empty());
+}
+
+}  // namespace
+}  // namespace coulomb::geometry
