@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/geometry/box_box.h"
+
 namespace coulomb::geometry {
 namespace {
 
@@ -145,6 +147,10 @@ int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transfo
   }
   if (a_half && !b_half) {
     return Swapped(out, [&] { return Collide(b, X_WB, a, X_WA, margin, out); });
+  }
+  if (const auto* ba = std::get_if<Box>(&a)) {
+    if (const auto* bb = std::get_if<Box>(&b))
+      return CollideBoxes(*ba, X_WA, *bb, X_WB, margin, out);
   }
   const auto* sa = std::get_if<Sphere>(&a);
   const auto* sb = std::get_if<Sphere>(&b);

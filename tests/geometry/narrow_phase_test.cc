@@ -129,11 +129,53 @@ TEST(NarrowPhase, SphereBoxMatchesBruteForceDistance) {
   }
 }
 
+TEST(NarrowPhase, BoxOnBoxFaceContactHasFourPoints) {
+  // A 0.2-wide cube resting (1 mm sunk) on a larger box: the upper cube's bottom face corners.
+  const Box small{Eigen::Vector3d(0.1, 0.1, 0.1)}, big{Eigen::Vector3d(0.5, 0.5, 0.2)};
+  std::vector<ContactPoint> out;
+  ASSERT_EQ(Collide(small, At({0.1, -0.2, 0.299}), big, At({0, 0, 0}), 1e-6, out), 4);
+  for (const ContactPoint& c : out) {
+    EXPECT_NEAR(c.phi, -0.001, 1e-12);
+    EXPECT_TRUE(c.normal.isApprox(Eigen::Vector3d::UnitZ()));  // from B (below) into A
+    EXPECT_NEAR(std::abs(c.witness_a.x() - 0.1), 0.1, 1e-12);
+    EXPECT_NEAR(std::abs(c.witness_a.y() + 0.2), 0.1, 1e-12);
+  }
+  // Swapped roles: the same points, normal reversed.
+  out.clear();
+  ASSERT_EQ(Collide(big, At({0, 0, 0}), small, At({0.1, -0.2, 0.299}), 1e-6, out), 4);
+  EXPECT_TRUE(out[0].normal.isApprox(-Eigen::Vector3d::UnitZ()));
+  // Overhanging: the contact polygon is clipped to the lower box's top face.
+  out.clear();
+  ASSERT_EQ(Collide(small, At({0.45, 0, 0.3}), big, At({0, 0, 0}), 1e-6, out), 4);
+  for (const ContactPoint& c : out) EXPECT_LE(c.point.x(), 0.5 + 1e-12);
+}
+
+TEST(NarrowPhase, RotatedBoxOnBoxAndSeparation) {
+  const Box cube{Eigen::Vector3d(0.1, 0.1, 0.1)};
+  const Eigen::Matrix3d yaw = Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  std::vector<ContactPoint> out;
+  // Yawed cube resting exactly on another cube: 8 points of the clipped octagon.
+  const int n = Collide(cube, At({0, 0, 0.2}, yaw), cube, At({0, 0, 0}), 1e-9, out);
+  EXPECT_EQ(n, 8);
+  for (const ContactPoint& c : out) EXPECT_NEAR(c.phi, 0.0, 1e-12);
+  out.clear();
+  EXPECT_EQ(Collide(cube, At({0, 0, 0.25}, yaw), cube, At({0, 0, 0}), 1e-3, out), 0);
+  // Edge on edge: two cubes rotated 45° about orthogonal horizontal axes, edges crossing.
+  const Eigen::Matrix3d Ra =
+      Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  const Eigen::Matrix3d Rb =
+      Eigen::AngleAxisd(std::numbers::pi / 4, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const double reach = 0.1 * std::sqrt(2.0);  // centre-to-edge distance of each tilted cube
+  out.clear();
+  ASSERT_EQ(Collide(cube, At({0, 0, 2 * reach - 0.01}, Ra), cube, At({0, 0, 0}, Rb), 0.0, out), 1);
+  EXPECT_NEAR(out[0].phi, -0.01, 1e-9);
+  EXPECT_NEAR(std::abs(out[0].normal.z()), 1.0, 1e-9);
+}
+
 TEST(NarrowPhase, UnsupportedPairsSaySo) {
   std::vector<ContactPoint> out;
-  EXPECT_EQ(Collide(Box{Eigen::Vector3d::Ones()}, At({0, 0, 0}), Box{Eigen::Vector3d::Ones()},
-                    At({0, 0, 1.5}), 0.0, out),
-            -1);
+  EXPECT_EQ(
+      Collide(Capsule{0.1, 0.2}, At({0, 0, 0}), Cylinder{0.1, 0.2}, At({0, 0, 0.1}), 0.0, out), -1);
   EXPECT_TRUE(out.empty());
 }
 
