@@ -20,9 +20,10 @@ std::optional<Model> IiwaWithAllegro() {
   UrdfOptions options;
   const std::string root = std::string(COULOMB_SHARED_DATA) + "/robots/drake_models";
   options.package_map["drake_models"] = root;
-  const auto arm = ReadUrdf(root + "/iiwa_description/urdf/iiwa14_primitive_collision.urdf", options);
-  const auto hand =
-      ReadUrdf(root + "/allegro_hand_description/urdf/allegro_hand_description_right.urdf", options);
+  const auto arm =
+      ReadUrdf(root + "/iiwa_description/urdf/iiwa14_primitive_collision.urdf", options);
+  const auto hand = ReadUrdf(
+      root + "/allegro_hand_description/urdf/allegro_hand_description_right.urdf", options);
   if (!arm.ok() || !hand.ok()) return std::nullopt;
   Model model = arm.value().model;
   const int flange = static_cast<int>(model.bodies.size()) - 1;
@@ -42,7 +43,7 @@ struct Fixture {
 };
 
 std::optional<Fixture>& Shared() {
-  static std::optional<Fixture> fixture = [] () -> std::optional<Fixture> {
+  static std::optional<Fixture> fixture = []() -> std::optional<Fixture> {
     auto model = IiwaWithAllegro();
     if (!model) return std::nullopt;
     Fixture f{*model, MakeData(*model), {}, {}, {}};
