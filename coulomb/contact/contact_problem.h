@@ -1,0 +1,40 @@
+#pragma once
+// ContactSet → ContactProblem: the only input the formulations get (DESIGN.md step 2).
+//
+// For one time step h from state (q, v) with applied generalized forces τ:
+//   M v⁺ = M v* + Jᵀ γ,   v* = v + h M⁻¹ (τ − c(q, v) − D v)   (explicit free motion),
+// where γ stacks contact impulses in normal-first frames (n, t, o) with o = n × t, and the rows
+// of J give the velocity of A's material point relative to B's in that frame. Everything is in
+// SI units; J, φ, μ are per contact.
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "coulomb/contact/contact_set.h"
+#include "coulomb/multibody/model.h"
+
+namespace coulomb::contact {
+
+struct ContactProblem {
+  double time_step = 0;       // h, s
+  Eigen::MatrixXd M;          // nv × nv mass matrix (block diagonal over trees)
+  Eigen::VectorXd v;          // current generalized velocity
+  Eigen::VectorXd v_star;     // free-motion velocity
+  Eigen::MatrixXd J;          // 3 nc × nv, rows (n, t, o) per contact
+  std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
+  Eigen::VectorXd phi, mu, restitution;
+  int num_contacts() const { return static_cast<int>(phi.size()); }
+  // The Delassus operator W = J M⁻¹ Jᵀ and free contact velocity J v* (local problem form).
+  Eigen::MatrixXd Delassus() const;
+  Eigen::VectorXd FreeContactVelocity() const { return J * v_star; }
+};
+
+// A tangent t for normal n: deterministic (depends only on n), so frames persist across steps.
+Eigen::Vector3d ContactTangent(const Eigen::Vector3d& normal);
+
+ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Data& data,
+                                   const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& tau, const ContactSet& contacts,
+                                   double time_step);
+
+}  // namespace coulomb::contact

@@ -1,0 +1,89 @@
+#include "coulomb/contact/contact_problem.h"
+
+#include <gtest/gtest.h>
+
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb::contact {
+namespace {
+
+using multibody::Body;
+using multibody::JointType;
+using multibody::Model;
+
+Model Ball(double mass, double radius) {
+  Model m;
+  Body b;
+  b.name = "ball";
+  b.joint = JointType::kFloating;
+  b.inertia.mass = mass;
+  b.inertia.rotational = 0.4 * mass * radius * radius * Eigen::Matrix3d::Identity();
+  m.AddBody(b);
+  return m;
+}
+
+TEST(ContactProblem, BallOnGroundDelassusIsAnalytic) {
+  const double m = 2.0, r = 0.1;
+  const Model model = Ball(m, r);
+  multibody::Data data = multibody::MakeData(model);
+  Eigen::VectorXd q = model.NeutralConfiguration();
+  q[2] = r;
+  ContactSet set;
+  set.contacts.push_back({0, -1, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), 0.0, 0.5, 0, 1});
+  const ContactProblem p = BuildContactProblem(model, data, q, Eigen::VectorXd::Zero(6),
+                                               Eigen::VectorXd::Zero(6), set, 1e-3);
+  const Eigen::Matrix3d W = p.Delassus();
+  // Normal: 1/m. Tangential: 1/m + r²/I = 7/(2m) (rolling couples translation and spin).
+  EXPECT_NEAR(W(0, 0), 1 / m, 1e-12);
+  EXPECT_NEAR(W(1, 1), 3.5 / m, 1e-12);
+  EXPECT_NEAR(W(2, 2), 3.5 / m, 1e-12);
+  EXPECT_NEAR(W(0, 1), 0.0, 1e-12);
+  // Free motion under gravity: v* = h g.
+  EXPECT_NEAR(p.v_star[2], -9.81e-3, 1e-12);
+  EXPECT_NEAR(p.FreeContactVelocity()[0], -9.81e-3, 1e-12);
+}
+
+TEST(ContactProblem, JacobianGivesRelativePointVelocity) {
+  // Two free boxes touching; J v must equal the difference of the material point velocities
+  // computed independently from the rigid-body formula v + ω × r in the world frame.
+  Model model;
+  for (int i = 0; i < 2; ++i) {
+    Body b;
+    b.name = "box" + std::to_string(i);
+    b.joint = JointType::kFloating;
+    b.inertia.mass = 1 + i;
+    b.inertia.rotational = Eigen::Vector3d(0.1, 0.2, 0.3).asDiagonal();
+    model.AddBody(b);
+  }
+  multibody::Data data = multibody::MakeData(model);
+  Eigen::VectorXd q = model.NeutralConfiguration();
+  q.segment<3>(0) = Eigen::Vector3d(0, 0, 1);
+  q.segment<4>(3) = Eigen::Vector4d(std::cos(0.2), std::sin(0.2), 0, 0);  // rotated about x
+  Eigen::VectorXd v(12);
+  v << 0.1, -0.2, 0.3, 0.4, -0.5, 0.6, -0.3, 0.2, 0.1, 0.0, 0.7, -0.1;
+  ContactSet set;
+  const Eigen::Vector3d n = Eigen::Vector3d(0.1, 0.2, 1).normalized();
+  set.contacts.push_back({0, 1, Eigen::Vector3d(0.05, 0.1, 0.8), n, -0.001, 0.5, 0, 7});
+  const ContactProblem p =
+      BuildContactProblem(model, data, q, v, Eigen::VectorXd::Zero(12), set, 1e-3);
+  multibody::CalcForwardKinematics(model, data, q, v);
+  const auto point_velocity = [&](int body) {
+    const multibody::Transform& X = data.X_world[body];
+    const Eigen::Vector3d v_lin = X.R * v.segment<3>(6 * body);  // body-frame velocity → world
+    const Eigen::Vector3d w = X.R * v.segment<3>(6 * body + 3);
+    return Eigen::Vector3d(v_lin + w.cross(set.contacts[0].point - X.p));
+  };
+  const Eigen::Vector3d relative = point_velocity(0) - point_velocity(1);
+  EXPECT_LT((p.J * v - p.frames[0].transpose() * relative).norm(), 1e-12);
+  EXPECT_TRUE(p.frames[0].col(0).isApprox(n));
+  EXPECT_NEAR(p.frames[0].col(0).cross(p.frames[0].col(1)).dot(p.frames[0].col(2)), 1.0, 1e-12);
+}
+
+TEST(ContactProblem, CombineFrictionIsTheHarmonicMean) {
+  EXPECT_DOUBLE_EQ(CombineFriction(0.5, 0.5), 0.5);
+  EXPECT_DOUBLE_EQ(CombineFriction(1.0, 0.0), 0.0);
+  EXPECT_NEAR(CombineFriction(0.2, 0.8), 0.32, 1e-15);
+}
+
+}  // namespace
+}  // namespace coulomb::contact
