@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "coulomb/geometry/segment.h"
+
 namespace coulomb::geometry {
 namespace {
 
@@ -53,26 +55,6 @@ std::vector<Eigen::Vector3d> Clip(const std::vector<Eigen::Vector3d>& polygon,
     if ((dp < 0) != (dq < 0) && dp != dq) out.push_back(p + (q - p) * (dp / (dp - dq)));
   }
   return out;
-}
-
-// Closest points of two segments p + s d1, q + t d2, s, t ∈ [0, 1].
-void ClosestOnSegments(const Eigen::Vector3d& p, const Eigen::Vector3d& d1,
-                       const Eigen::Vector3d& q, const Eigen::Vector3d& d2, Eigen::Vector3d& on1,
-                       Eigen::Vector3d& on2) {
-  const Eigen::Vector3d r = p - q;
-  const double a = d1.dot(d1), e = d2.dot(d2), f = d2.dot(r), c = d1.dot(r), b = d1.dot(d2);
-  const double denom = a * e - b * b;
-  double s = denom > 1e-15 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
-  double t = (b * s + f) / e;
-  if (t < 0) {
-    t = 0;
-    s = std::clamp(-c / a, 0.0, 1.0);
-  } else if (t > 1) {
-    t = 1;
-    s = std::clamp((b - c) / a, 0.0, 1.0);
-  }
-  on1 = p + s * d1;
-  on2 = q + t * d2;
 }
 
 }  // namespace

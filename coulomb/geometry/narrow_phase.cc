@@ -3,8 +3,10 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include "coulomb/geometry/box_box.h"
+#include "coulomb/geometry/segment.h"
 
 namespace coulomb::geometry {
 namespace {
@@ -117,6 +119,38 @@ int SphereBox(const Sphere& s, const Transform& X_WA, const Box& box, const Tran
   return 1;
 }
 
+// A capsule as its segment, a sphere as a degenerate one: (start, direction, radius) in world.
+struct RoundCore {
+  Eigen::Vector3d start, direction;
+  double radius;
+};
+
+std::optional<RoundCore> Core(const Shape& shape, const Transform& X) {
+  if (const auto* s = std::get_if<Sphere>(&shape))
+    return RoundCore{X.p, Eigen::Vector3d::Zero(), s->radius};
+  if (const auto* c = std::get_if<Capsule>(&shape)) {
+    const Eigen::Vector3d axis = X.R.col(2) * c->half_length;
+    return RoundCore{X.p - axis, 2 * axis, c->radius};
+  }
+  return std::nullopt;
+}
+
+// Two round shapes: closest points of their cores, pushed out by the radii.
+int RoundRound(const RoundCore& a, const RoundCore& b, double margin,
+               std::vector<ContactPoint>& out) {
+  Eigen::Vector3d on_a, on_b;
+  ClosestOnSegments(a.start, a.direction, b.start, b.direction, on_a, on_b);
+  const Eigen::Vector3d d = on_a - on_b;
+  const double distance = d.norm();
+  const double phi = distance - a.radius - b.radius;
+  if (phi > margin) return 0;
+  // Coincident cores have no preferred direction; any unit normal is a valid answer.
+  const Eigen::Vector3d n =
+      distance > 1e-12 ? Eigen::Vector3d(d / distance) : Eigen::Vector3d::UnitZ();
+  out.push_back(Make(on_a - a.radius * n, on_b + b.radius * n, n, phi));
+  return 1;
+}
+
 // The same routine with the roles exchanged: flip normals and witnesses of what it added.
 template <class F>
 int Swapped(std::vector<ContactPoint>& out, F&& collide_b_a) {
@@ -155,6 +189,8 @@ int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transfo
   const auto* sa = std::get_if<Sphere>(&a);
   const auto* sb = std::get_if<Sphere>(&b);
   if (sa && sb) return SphereSphere(*sa, X_WA, *sb, X_WB, margin, out);
+  const auto core_a = Core(a, X_WA), core_b = Core(b, X_WB);
+  if (core_a && core_b) return RoundRound(*core_a, *core_b, margin, out);  // capsule–capsule/sphere
   if (sa) {
     if (const auto* box = std::get_if<Box>(&b))
       return SphereBox(*sa, X_WA, *box, X_WB, margin, out);

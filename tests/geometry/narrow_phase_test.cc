@@ -172,10 +172,39 @@ TEST(NarrowPhase, RotatedBoxOnBoxAndSeparation) {
   EXPECT_NEAR(std::abs(out[0].normal.z()), 1.0, 1e-9);
 }
 
+TEST(NarrowPhase, CapsulePairsAreExact) {
+  const Eigen::Matrix3d along_x =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const Eigen::Matrix3d along_y =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  // Crossed capsules (axes along x and y, 0.2 apart in z): φ = 0.2 − 2 r, separated or not.
+  for (const double r : {0.05, 0.12}) {
+    std::vector<ContactPoint> out;
+    ASSERT_EQ(Collide(Capsule{r, 0.5}, At({0, 0, 0.2}, along_x), Capsule{r, 0.5},
+                      At({0, 0, 0}, along_y), 0.15, out),
+              1);
+    EXPECT_NEAR(out[0].phi, 0.2 - 2 * r, 1e-14) << "r " << r;
+    EXPECT_TRUE(out[0].normal.isApprox(Eigen::Vector3d::UnitZ()));
+    EXPECT_NEAR((out[0].witness_a - out[0].witness_b).dot(out[0].normal), out[0].phi, 1e-14);
+  }
+  // Parallel capsules side by side, offset along their axes: the overlap region's distance.
+  std::vector<ContactPoint> out;
+  ASSERT_EQ(Collide(Capsule{0.1, 0.3}, At({0.3, 0.15, 0}, along_x), Capsule{0.1, 0.3},
+                    At({0, 0, 0}, along_x), 0.0, out),
+            1);
+  EXPECT_NEAR(out[0].phi, -0.05, 1e-14);
+  // A sphere beyond the capsule's end cap: 0.85 − 0.5 − 0.2 − 0.1 = 0.05 apart, along +x.
+  out.clear();
+  ASSERT_EQ(
+      Collide(Sphere{0.2}, At({0.85, 0, 0}), Capsule{0.1, 0.5}, At({0, 0, 0}, along_x), 0.1, out),
+      1);
+  EXPECT_NEAR(out[0].phi, 0.05, 1e-14);
+  EXPECT_TRUE(out[0].normal.isApprox(Eigen::Vector3d::UnitX()));
+}
+
 TEST(NarrowPhase, UnsupportedPairsSaySo) {
   std::vector<ContactPoint> out;
-  EXPECT_EQ(
-      Collide(Capsule{0.1, 0.2}, At({0, 0, 0}), Cylinder{0.1, 0.2}, At({0, 0, 0.1}), 0.0, out), -1);
+  EXPECT_EQ(Collide(HalfSpace{}, At({0, 0, 0}), HalfSpace{}, At({0, 0, 0.1}), 0.0, out), -1);
   EXPECT_TRUE(out.empty());
 }
 
