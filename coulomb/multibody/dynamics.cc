@@ -20,7 +20,7 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
     data.X_up[i] = X_pc.MotionToChild();
     const Vector6d v_parent = b.parent < 0 ? Vector6d::Zero() : data.velocity[b.parent];
     data.velocity[i] = data.X_up[i] * v_parent;
-    if (nv > 0) data.velocity[i] += MotionSubspace(b.joint, b.axis) * v.segment(b.v_index, nv);
+    if (nv > 0) data.velocity[i] += data.S[i] * v.segment(b.v_index, nv);
   }
 }
 
@@ -37,7 +37,7 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
     const Vector6d& a_parent = b.parent < 0 ? a_world : data.acceleration[b.parent];
     data.acceleration[i] = data.X_up[i] * a_parent;
     if (nv > 0) {
-      const auto S = MotionSubspace(b.joint, b.axis);
+      const auto& S = data.S[i];
       data.acceleration[i] += S * a.segment(b.v_index, nv) +
                               CrossMotion(data.velocity[i], S * v.segment(b.v_index, nv));
     }
@@ -49,7 +49,7 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv > 0) {
-      tau.segment(b.v_index, nv) = MotionSubspace(b.joint, b.axis).transpose() * data.force[i];
+      tau.segment(b.v_index, nv) = data.S[i].transpose() * data.force[i];
       tau.segment(b.v_index, nv) += b.armature * a.segment(b.v_index, nv);
     }
     if (b.parent >= 0) data.force[b.parent] += data.X_up[i].transpose() * data.force[i];
@@ -75,7 +75,7 @@ const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eige
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
-    const auto S = MotionSubspace(b.joint, b.axis);
+    const auto& S = data.S[i];
     Eigen::Matrix<double, 6, Eigen::Dynamic> F = data.composite[i] * S;
     data.M.block(b.v_index, b.v_index, nv, nv) = S.transpose() * F;
     data.M.block(b.v_index, b.v_index, nv, nv).diagonal().array() += b.armature;
@@ -86,8 +86,7 @@ const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eige
       const Body& bj = model.bodies[j];
       const int nvj = VelocitySize(bj.joint);
       if (nvj == 0) continue;
-      data.M.block(bj.v_index, b.v_index, nvj, nv) =
-          MotionSubspace(bj.joint, bj.axis).transpose() * F;
+      data.M.block(bj.v_index, b.v_index, nvj, nv) = data.S[j].transpose() * F;
       data.M.block(b.v_index, bj.v_index, nv, nvj) =
           data.M.block(bj.v_index, b.v_index, nvj, nv).transpose();
     }
@@ -112,7 +111,7 @@ Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body
     const Body& b = model.bodies[k];
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
-    const auto S = MotionSubspace(b.joint, b.axis);
+    const auto& S = data.S[k];
     const Transform& X = data.X_world[k];
     for (int c = 0; c < nv; ++c) {
       const Eigen::Vector3d w = X.R * S.block<3, 1>(3, c);

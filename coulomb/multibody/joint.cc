@@ -42,19 +42,27 @@ struct JointSizes {
 
 JointSizes SizesOf(JointType type) {
   switch (type) {
-    case JointType::kFixed: return {0, 0};
+    case JointType::kFixed:
+      return {0, 0};
     case JointType::kRevolute:
-    case JointType::kPrismatic: return {1, 1};
-    case JointType::kBall: return {4, 3};
-    case JointType::kFloating: return {7, 6};
+    case JointType::kPrismatic:
+      return {1, 1};
+    case JointType::kBall:
+      return {4, 3};
+    case JointType::kFloating:
+      return {7, 6};
   }
   return {0, 0};
 }
 
 }  // namespace
 
-int ConfigurationSize(JointType type) { return SizesOf(type).nq; }
-int VelocitySize(JointType type) { return SizesOf(type).nv; }
+int ConfigurationSize(JointType type) {
+  return SizesOf(type).nq;
+}
+int VelocitySize(JointType type) {
+  return SizesOf(type).nv;
+}
 
 Transform JointTransform(JointType type, const Eigen::Vector3d& axis,
                          const Eigen::Ref<const Eigen::VectorXd>& q) {

@@ -55,6 +55,9 @@ struct Data {
   std::vector<Matrix6d> composite;  // CRBA composite inertias, body frame
   std::vector<Matrix6d> X_up;       // motion transform parent → body
   Eigen::MatrixXd M;                // last mass matrix
+  // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
+  // after it is built, and allocating S in the inner loops dominated CRBA's time.
+  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> S;
 };
 
 Data MakeData(const Model& model);
