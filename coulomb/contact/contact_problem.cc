@@ -6,12 +6,9 @@
 
 namespace coulomb::contact {
 
-double CombineFriction(double mu_a, double mu_b) {
-  return mu_a + mu_b > 0 ? 2 * mu_a * mu_b / (mu_a + mu_b) : 0.0;
-}
-
 Eigen::Vector3d ContactTangent(const Eigen::Vector3d& n) {
-  const Eigen::Vector3d helper = std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   return (helper - helper.dot(n) * n).normalized();
 }
 
@@ -21,8 +18,7 @@ Eigen::MatrixXd ContactProblem::Delassus() const {
 
 ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                   const Eigen::VectorXd& tau, const ContactSet& set,
-                                   double h) {
+                                   const Eigen::VectorXd& tau, const ContactSet& set, double h) {
   ContactProblem p;
   p.time_step = h;
   p.v = v;

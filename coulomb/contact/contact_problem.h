@@ -10,17 +10,21 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "coulomb/contact/contact_set.h"
+#include "coulomb/geometry/contact_set.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::contact {
 
+using geometry::CombineFriction;
+using geometry::Contact;
+using geometry::ContactSet;
+
 struct ContactProblem {
-  double time_step = 0;       // h, s
-  Eigen::MatrixXd M;          // nv × nv mass matrix (block diagonal over trees)
-  Eigen::VectorXd v;          // current generalized velocity
-  Eigen::VectorXd v_star;     // free-motion velocity
-  Eigen::MatrixXd J;          // 3 nc × nv, rows (n, t, o) per contact
+  double time_step = 0;                 // h, s
+  Eigen::MatrixXd M;                    // nv × nv mass matrix (block diagonal over trees)
+  Eigen::VectorXd v;                    // current generalized velocity
+  Eigen::VectorXd v_star;               // free-motion velocity
+  Eigen::MatrixXd J;                    // 3 nc × nv, rows (n, t, o) per contact
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
   int num_contacts() const { return static_cast<int>(phi.size()); }

@@ -132,16 +132,25 @@ int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transf
     if (side.dot(ref_face[i] - center) < 0) side = -side;  // outward in the face plane
     polygon = Clip(polygon, side, side.dot(ref_face[i]));
   }
+  // Coincident edges (equal boxes stacked exactly) make the clipper emit the same vertex twice;
+  // duplicate contacts would only add degenerate rows to the contact problem.
+  std::vector<Eigen::Vector3d> unique;
+  const double tolerance = 1e-9 * (a.half_extents.maxCoeff() + b.half_extents.maxCoeff());
+  for (const Eigen::Vector3d& p : polygon) {
+    bool seen = false;
+    for (const Eigen::Vector3d& u : unique) seen = seen || (u - p).norm() <= tolerance;
+    if (!seen) unique.push_back(p);
+  }
   const double ref_offset = ref_normal.dot(ref_face[0]);
   int count = 0;
-  for (const Eigen::Vector3d& p : polygon) {
+  for (const Eigen::Vector3d& p : unique) {
     const double depth = ref_normal.dot(p) - ref_offset;  // < 0: below the reference face
     if (depth > margin) continue;
     const Eigen::Vector3d on_ref = p - depth * ref_normal;
     // Witness on A first: A is the incident box when the reference is B.
     const Eigen::Vector3d on_a = reference_is_b ? p : on_ref;
     const Eigen::Vector3d on_b = reference_is_b ? on_ref : p;
-    out.push_back({0.5 * (on_a + on_b), n, depth, on_a, on_b});
+    out.push_back({0.5 * (on_a + on_b), n, depth, on_a, on_b, 16 + count});
     ++count;
   }
   return count;

@@ -20,11 +20,12 @@ ContactPoint Make(const Eigen::Vector3d& witness_a, const Eigen::Vector3d& witne
 // half-space B whose boundary passes through p_B with outward normal n.
 void PointOnHalfSpace(const Eigen::Vector3d& center, double radius, const Eigen::Vector3d& n,
                       const Eigen::Vector3d& p_B, double margin, std::vector<ContactPoint>& out,
-                      int& count) {
+                      int& count, int feature = 0) {
   const double height = n.dot(center - p_B);
   const double phi = height - radius;
   if (phi > margin) return;
   out.push_back(Make(center - radius * n, center - height * n, n, phi));
+  out.back().feature = feature;
   ++count;
 }
 
@@ -43,7 +44,7 @@ int BoxHalfSpace(const Box& box, const Transform& X_WA, const Transform& X_WB, d
     const Eigen::Vector3d local((corner & 1 ? 1 : -1) * box.half_extents.x(),
                                 (corner & 2 ? 1 : -1) * box.half_extents.y(),
                                 (corner & 4 ? 1 : -1) * box.half_extents.z());
-    PointOnHalfSpace(X_WA.Apply(local), 0.0, X_WB.R.col(2), X_WB.p, margin, out, count);
+    PointOnHalfSpace(X_WA.Apply(local), 0.0, X_WB.R.col(2), X_WB.p, margin, out, count, corner);
   }
   return count;
 }
@@ -53,7 +54,7 @@ int CapsuleHalfSpace(const Capsule& c, const Transform& X_WA, const Transform& X
   int count = 0;
   for (const double end : {-c.half_length, c.half_length}) {
     PointOnHalfSpace(X_WA.Apply(Eigen::Vector3d(0, 0, end)), c.radius, X_WB.R.col(2), X_WB.p,
-                     margin, out, count);
+                     margin, out, count, end > 0 ? 1 : 0);
   }
   return count;
 }
@@ -71,10 +72,12 @@ int CylinderHalfSpace(const Cylinder& c, const Transform& X_WA, const Transform&
       for (int k = 0; k < 4; ++k) {
         const Eigen::Vector3d local(c.radius * std::cos(k * std::numbers::pi / 2),
                                     c.radius * std::sin(k * std::numbers::pi / 2), end);
-        PointOnHalfSpace(X_WA.Apply(local), 0.0, n, X_WB.p, margin, out, count);
+        PointOnHalfSpace(X_WA.Apply(local), 0.0, n, X_WB.p, margin, out, count,
+                         (end > 0 ? 4 : 0) + k);
       }
     } else {  // the rim point deepest along −n
-      PointOnHalfSpace(center - c.radius * across.normalized(), 0.0, n, X_WB.p, margin, out, count);
+      PointOnHalfSpace(center - c.radius * across.normalized(), 0.0, n, X_WB.p, margin, out, count,
+                       end > 0 ? 9 : 8);
     }
   }
   return count;

@@ -22,6 +22,9 @@ struct ContactPoint {
   double phi = 0;                                       // signed distance, m
   Eigen::Vector3d witness_a = Eigen::Vector3d::Zero();  // on A's surface
   Eigen::Vector3d witness_b = Eigen::Vector3d::Zero();  // on B's surface
+  // Which feature of the pair produced the point (a box corner, a capsule end, …), stable while
+  // the configuration changes little: with the geometry pair it identifies a contact across steps.
+  int feature = 0;
 };
 
 // Appends the contacts of (A, B) with φ ≤ margin to `out`; returns how many. Pairs not yet

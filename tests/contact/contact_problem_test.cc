@@ -29,7 +29,8 @@ TEST(ContactProblem, BallOnGroundDelassusIsAnalytic) {
   Eigen::VectorXd q = model.NeutralConfiguration();
   q[2] = r;
   ContactSet set;
-  set.contacts.push_back({0, -1, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), 0.0, 0.5, 0, 1});
+  set.contacts.push_back(
+      {0, -1, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), 0.0, 0.5, 0, 1});
   const ContactProblem p = BuildContactProblem(model, data, q, Eigen::VectorXd::Zero(6),
                                                Eigen::VectorXd::Zero(6), set, 1e-3);
   const Eigen::Matrix3d W = p.Delassus();

@@ -1,0 +1,58 @@
+#pragma once
+// The collision geometry of a model and the first stage of a step (DESIGN.md):
+// FindContacts(world, body poses) → ContactSet.
+//
+// Each geometry is attached to a body (or to the world) with a fixed pose X_BG and a material.
+// Pairs are skipped when both geometries are static, belong to the same body, to bodies the
+// world excludes (parent–child links by default: their geometries overlap at joints by design),
+// or when their group/mask bits do not match both ways. Contact ids combine the geometry pair
+// and the narrow phase's feature index, so a corner keeps its id across steps (warm starts).
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "coulomb/geometry/contact_set.h"
+#include "coulomb/geometry/shape.h"
+#include "coulomb/multibody/spatial.h"
+
+namespace coulomb::multibody {
+struct Model;
+}
+
+namespace coulomb::geometry {
+
+struct CollisionGeometry {
+  std::string name;
+  int body = -1;  // −1: fixed in the world
+  Shape shape;
+  multibody::Transform X_BG;  // geometry frame in the body frame (world frame if body = −1)
+  double friction = 0.5;      // Coulomb coefficient of the material, ≥ 0
+  double restitution = 0;
+  std::uint32_t group = 1, mask = 0xffffffffu;  // pair if (group_a & mask_b) && (group_b & mask_a)
+};
+
+struct CollisionWorld {
+  std::vector<CollisionGeometry> geometries;
+  double margin = 1e-3;  // m: contacts are reported up to this separation (speculative contacts)
+  std::vector<std::pair<int, int>> excluded_body_pairs;  // (min, max) body indices
+
+  int Add(CollisionGeometry geometry);
+  // Excludes every parent–child body pair of the model.
+  void ExcludeAdjacentBodies(const multibody::Model& model);
+  // "" when every geometry is valid, else the first problem, naming the geometry.
+  std::string Validate() const;
+};
+
+struct ContactDetection {
+  ContactSet contacts;
+  int candidate_pairs = 0;    // after the broad phase and filters
+  int unsupported_pairs = 0;  // shape pairs the narrow phase cannot handle yet
+};
+
+// X_WB of every body (as in multibody::Data::X_world).
+ContactDetection FindContacts(const CollisionWorld& world,
+                              const std::vector<multibody::Transform>& X_world);
+
+}  // namespace coulomb::geometry

@@ -1,0 +1,84 @@
+#include "coulomb/geometry/collision_world.h"
+
+#include <gtest/gtest.h>
+
+#include "coulomb/multibody/model.h"
+
+namespace coulomb::geometry {
+namespace {
+
+using multibody::Transform;
+
+Transform At(const Eigen::Vector3d& p) {
+  return {Eigen::Matrix3d::Identity(), p};
+}
+
+TEST(CollisionWorld, FiltersStaticSameBodyAdjacentAndMasks) {
+  // Bodies: 0 (root), 1 (child of 0), 2 (free). Overlapping spheres everywhere.
+  multibody::Model model;
+  multibody::Body b;
+  b.name = "root";
+  model.AddBody(b);
+  b.name = "child";
+  b.parent = 0;
+  model.AddBody(b);
+  b.name = "free";
+  b.parent = -1;
+  model.AddBody(b);
+  CollisionWorld world;
+  world.Add({"g0", 0, Sphere{0.5}, {}, 0.5});
+  world.Add({"g0b", 0, Sphere{0.5}, {}, 0.5});  // same body as g0
+  world.Add({"g1", 1, Sphere{0.5}, {}, 0.5});   // adjacent to body 0
+  world.Add({"g2", 2, Sphere{0.5}, {}, 0.8});   // free: touches all
+  world.Add({"s", -1, Sphere{0.5}, At({0, 0, 0.1}), 0.5});
+  world.Add({"s2", -1, Sphere{0.5}, At({0, 0, 0.2}), 0.5});  // static–static: never
+  world.ExcludeAdjacentBodies(model);
+  ASSERT_EQ(world.Validate(), "");
+  const std::vector<Transform> poses = {At({0, 0, 0}), At({0, 0, 0.3}), At({0.1, 0, 0})};
+  const ContactDetection d = FindContacts(world, poses);
+  // Allowed pairs: g0–g2, g0b–g2, g1–g2, g0–s, g0b–s, g0–s2, g0b–s2, g1–s, g1–s2, g2–s, g2–s2.
+  EXPECT_EQ(d.candidate_pairs, 11);
+  EXPECT_EQ(d.contacts.contacts.size(), 11u);
+  for (const Contact& c : d.contacts.contacts) {
+    EXPECT_GE(c.body_a, 0);  // the moving body is A
+    EXPECT_NE(c.body_a, c.body_b);
+  }
+  // Masks: g2 only collides with group 2, which nobody else is in.
+  world.geometries[3].mask = 2;
+  EXPECT_EQ(FindContacts(world, poses).candidate_pairs, 6);
+}
+
+TEST(CollisionWorld, ContactIdsPersistWhileTheBoxSettles) {
+  multibody::Model model;
+  multibody::Body b;
+  b.name = "box";
+  b.joint = multibody::JointType::kFloating;
+  model.AddBody(b);
+  CollisionWorld world;
+  world.Add({"box", 0, Box{Eigen::Vector3d(0.2, 0.1, 0.05)}, {}, 0.6});
+  world.Add({"ground", -1, HalfSpace{}, {}, 0.4});
+  const auto ids = [&](double z, double x) {
+    std::vector<std::uint64_t> out;
+    for (const Contact& c : FindContacts(world, {At({x, 0, z})}).contacts.contacts)
+      out.push_back(c.id);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto before = ids(0.0505, 0.0), after = ids(0.0499, 0.01);
+  ASSERT_EQ(before.size(), 4u);
+  EXPECT_EQ(before, after);
+  // Friction of the pair: the harmonic mean of 0.6 and 0.4.
+  EXPECT_NEAR(FindContacts(world, {At({0, 0, 0.05})}).contacts.contacts[0].mu, 0.48, 1e-15);
+}
+
+TEST(CollisionWorld, ValidationNamesTheGeometry) {
+  CollisionWorld world;
+  world.Add({"wheel", 0, Sphere{-1}, {}, 0.5});
+  EXPECT_NE(world.Validate().find("geometry 0 ('wheel'): sphere radius -1"), std::string::npos);
+  world.geometries[0].shape = Sphere{1};
+  world.geometries[0].friction = -0.2;
+  EXPECT_NE(world.Validate().find("friction = -0.2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace coulomb::geometry
