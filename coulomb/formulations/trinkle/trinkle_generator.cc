@@ -139,6 +139,205 @@ void AddFinger(TrinkleManipulator& arm, std::vector<Eigen::Vector3d>& joint_pos,
   arm.links.push_back(tip);
 }
 
+// Boxes stacked along z, each no wider than the one below.
+std::vector<Box> StackBoxes(int bodies, SplitMix64& rng) {
+  std::vector<Box> boxes(bodies);
+  double z = 0;
+  for (int k = 0; k < bodies; ++k) {
+    Eigen::Vector3d h(rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5));
+    if (k > 0) {
+      h.x() = std::min(h.x(), boxes[k - 1].half.x());
+      h.y() = std::min(h.y(), boxes[k - 1].half.y());
+    }
+    Eigen::Vector2d offset = Eigen::Vector2d::Zero();
+    if (k > 0) {
+      offset = Eigen::Vector2d(rng.Uniform(-1, 1) * (boxes[k - 1].half.x() - h.x()),
+                               rng.Uniform(-1, 1) * (boxes[k - 1].half.y() - h.y())) +
+               boxes[k - 1].center.head<2>();
+    }
+    boxes[k] = {h, Eigen::Vector3d(offset.x(), offset.y(), z + h.z())};
+    z += 2 * h.z();
+  }
+  return boxes;
+}
+
+// The boxes as paper-1 objects under gravity plus random wrenches (spec §6.1).
+void AddObjects(const std::vector<Box>& boxes, SplitMix64& rng, TrinkleProblem& p) {
+  for (const Box& b : boxes) {
+    TrinkleObject o = MakeBox(b.half, rng.Uniform(500, 5000), b.center, Eigen::Matrix3d::Identity(),
+                              {0, 0, -kGravity});
+    const double mg = o.mass * kGravity;
+    for (int i = 0; i < 3; ++i) o.external_wrench[i] += 0.3 * mg * rng.Normal();
+    for (int i = 3; i < 6; ++i) o.external_wrench[i] += 0.1 * mg * b.half.norm() * rng.Normal();
+    p.objects.push_back(o);
+  }
+}
+
+// The grounded arm the fingertips belong to, before its mass matrix is known.
+struct ArmSkeleton {
+  TrinkleManipulator arm;
+  std::vector<Eigen::Vector3d> joint_pos, joint_axis;
+};
+
+// The contacts of every planned interface (fingertips also grow the arm); returns which of them
+// are meant to roll.
+std::vector<bool> AddContacts(const std::vector<Interface>& plan, const std::vector<Box>& boxes,
+                              SplitMix64& rng, TrinkleProblem& p, ArmSkeleton& skeleton) {
+  TrinkleManipulator& arm = skeleton.arm;
+  std::vector<Eigen::Vector3d>& joint_pos = skeleton.joint_pos;
+  std::vector<Eigen::Vector3d>& joint_axis = skeleton.joint_axis;
+  std::vector<bool> rolling_contact;
+  const auto add = [&](BodyRef b, const Eigen::Vector3d& point, const Eigen::Vector3d& normal,
+                       bool rolling) {
+    TrinkleContact c;
+    c.a = BodyRef::Object(0);
+    c.b = b;
+    c.point = point;
+    c.normal = normal;
+    c.tangent = TangentFor(normal, Eigen::Vector3d(rng.Normal(), rng.Normal(), rng.Normal()));
+    p.contacts.push_back(c);
+    rolling_contact.push_back(rolling);
+    return static_cast<int>(p.contacts.size()) - 1;
+  };
+  for (const Interface& in : plan) {
+    const Box& box = boxes[in.body];
+    if (in.kind == Interface::Kind::kStack) {
+      const Box* below = in.body > 0 ? &boxes[in.body - 1] : nullptr;
+      double x0 = box.center.x() - box.half.x(), x1 = box.center.x() + box.half.x();
+      double y0 = box.center.y() - box.half.y(), y1 = box.center.y() + box.half.y();
+      if (below != nullptr) {
+        x0 = std::max(x0, below->center.x() - below->half.x());
+        x1 = std::min(x1, below->center.x() + below->half.x());
+        y0 = std::max(y0, below->center.y() - below->half.y());
+        y1 = std::min(y1, below->center.y() + below->half.y());
+      }
+      const double zc = box.center.z() - box.half.z();
+      for (const Eigen::Vector2d& q : FacePoints(x0, x1, y0, y1, in.count, rng)) {
+        const int j = add(below ? BodyRef::Object(in.body - 1) : BodyRef::Ground(),
+                          Eigen::Vector3d(q.x(), q.y(), zc), Eigen::Vector3d::UnitZ(), in.rolling);
+        p.contacts[j].a = BodyRef::Object(in.body);
+      }
+    } else if (in.kind == Interface::Kind::kWall) {
+      // The wall stands at the bottom box's +x face; its normal −x points into the box.
+      const double xw = box.center.x() + box.half.x();
+      for (const Eigen::Vector2d& q : FacePoints(
+               box.center.y() - box.half.y(), box.center.y() + box.half.y(),
+               box.center.z() - box.half.z(), box.center.z() + box.half.z(), in.count, rng)) {
+        const int j = add(BodyRef::Ground(), Eigen::Vector3d(xw, q.x(), q.y()),
+                          -Eigen::Vector3d::UnitX(), in.rolling);
+        p.contacts[j].a = BodyRef::Object(in.body);
+      }
+    } else {
+      // A fingertip on a random side face of the top box (not the wall's +x face).
+      const int face = static_cast<int>(rng.Below(3));  // −x, +y, −y
+      const Eigen::Vector3d sides[3] = {-Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(),
+                                        -Eigen::Vector3d::UnitY()};
+      const Eigen::Vector3d outward = sides[face];
+      Eigen::Vector3d point = box.center + box.half.cwiseProduct(outward);
+      for (int d = 0; d < 3; ++d) {
+        if (outward[d] == 0) point[d] += rng.Uniform(-0.8, 0.8) * box.half[d];
+      }
+      const int link = static_cast<int>(arm.links.size());
+      AddFinger(arm, joint_pos, joint_axis, point, outward, rng);
+      const int j = add(BodyRef::Link(link), point, -outward, in.rolling);
+      p.contacts[j].a = BodyRef::Object(in.body);
+    }
+  }
+  return rolling_contact;
+}
+
+// Mass matrix and efforts of the fingers' arm; attaches it to the problem.
+void FinishArm(ArmSkeleton& skeleton, SplitMix64& rng, TrinkleProblem& p) {
+  TrinkleManipulator& arm = skeleton.arm;
+  const std::vector<Eigen::Vector3d>& joint_pos = skeleton.joint_pos;
+  const std::vector<Eigen::Vector3d>& joint_axis = skeleton.joint_axis;
+  if (!arm.links.empty()) {
+    // Each fingertip link is moved only by its own three joints; mass matrix from point masses
+    // at the joints and the tip (what CRBA gives for such a chain) plus small link inertias.
+    const int n = static_cast<int>(joint_pos.size());
+    arm.inertia = Eigen::MatrixXd::Zero(n, n);
+    arm.gravity_effort = Eigen::VectorXd::Zero(n);
+    for (std::size_t l = 0; l < arm.links.size(); ++l) {
+      TrinkleLink& tip = arm.links[l];
+      tip.jacobian = Eigen::MatrixXd::Zero(6, n);
+      for (int i = 0; i < 3; ++i) {
+        const int q = 3 * static_cast<int>(l) + i;
+        tip.jacobian.block<3, 1>(0, q) = joint_axis[q].cross(tip.origin - joint_pos[q]);
+        tip.jacobian.block<3, 1>(3, q) = joint_axis[q];
+      }
+      // Masses at the 2nd and 3rd joints and at the tip.
+      for (int body = 1; body <= 3; ++body) {
+        const int last = 3 * static_cast<int>(l) + body - 1;
+        const Eigen::Vector3d at = body == 3 ? tip.origin : joint_pos[last + 1];
+        Eigen::MatrixXd Jv = Eigen::MatrixXd::Zero(3, n), Jw = Eigen::MatrixXd::Zero(3, n);
+        for (int q = 3 * static_cast<int>(l); q <= last; ++q) {
+          Jv.col(q) = joint_axis[q].cross(at - joint_pos[q]);
+          Jw.col(q) = joint_axis[q];
+        }
+        const double mass = rng.Uniform(0.2, 1.0);
+        arm.inertia += mass * Jv.transpose() * Jv + 1e-3 * mass * Jw.transpose() * Jw;
+        arm.gravity_effort -= Jv.transpose() * (mass * Eigen::Vector3d(0, 0, -kGravity));
+      }
+    }
+    arm.joint_velocity = Eigen::VectorXd::Zero(n);
+    arm.effort = Eigen::VectorXd::Zero(n);
+    for (int i = 0; i < n; ++i) arm.effort[i] = 0.5 * rng.Normal();
+    // Coriolis/centrifugal efforts of the arm are not modelled by the generator (h_man = 0).
+    arm.velocity_product_effort = Eigen::VectorXd::Zero(n);
+    p.manipulator = arm;
+  }
+}
+
+// Velocities consistent with eq. (7)–(8); returns the number of sliding contacts, or −1 when the
+// draw does not make exactly the planned contacts slide.
+int DrawVelocities(const std::vector<bool>& rolling_contact, SplitMix64& rng, TrinkleProblem& p) {
+  // Velocities (eq. 7–8): the null space of all normal rows and the rolling tangential rows.
+  const TrinkleSystem s0 = BuildTrinkleSystem(p);
+  std::vector<int> rows;
+  for (std::size_t j = 0; j < p.contacts.size(); ++j) {
+    rows.push_back(s0.offset[j]);
+    if (rolling_contact[j]) {
+      rows.push_back(s0.offset[j] + 1);
+      rows.push_back(s0.offset[j] + 2);
+    }
+  }
+  Eigen::MatrixXd C(static_cast<Eigen::Index>(rows.size()), s0.num_dofs);
+  for (std::size_t r = 0; r < rows.size(); ++r) C.row(r) = s0.G.col(rows[r]).transpose();
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(C, Eigen::ComputeFullV);
+  const Eigen::VectorXd& sv = svd.singularValues();
+  int rank = 0;
+  for (Eigen::Index i = 0; i < sv.size(); ++i) rank += sv[i] > 1e-10 * std::max(1.0, sv[0]);
+  const int nullity = s0.num_dofs - rank;
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(s0.num_dofs);
+  if (nullity > 0) {
+    Eigen::VectorXd xi(nullity);
+    for (int i = 0; i < nullity; ++i) xi[i] = rng.Normal();
+    u = svd.matrixV().rightCols(nullity) * xi;
+    u.normalize();
+    // Scale to a contact speed of 0.1–1 m/s; when no contact moves (only free fingers do),
+    // keep the unit norm rather than amplify round-off.
+    const double speed = (s0.G.transpose() * u).lpNorm<Eigen::Infinity>();
+    u *= rng.Uniform(0.1, 1.0) / (speed > 1e-6 ? speed : 1.0);
+  }
+  for (int i = 0; i < s0.num_objects; ++i) {
+    p.objects[i].linear_velocity = u.segment<3>(6 * i);
+    p.objects[i].angular_velocity = u.segment<3>(6 * i + 3);
+  }
+  if (p.manipulator) p.manipulator->joint_velocity = u.tail(s0.num_joints);
+  const TrinkleSystem s = BuildTrinkleSystem(p);
+  int n_sliding = 0;
+  bool consistent = true;
+  for (std::size_t j = 0; j < p.contacts.size(); ++j) {
+    const double slip = s.contact_velocity.segment<2>(s.offset[j] + 1).norm();
+    const bool slides = slip > kSlipThreshold;
+    n_sliding += slides;
+    // Rolling contacts must be rolling to round-off, sliding ones clearly sliding.
+    consistent = consistent && (slides ? !rolling_contact[j] : slip < 1e-12 && rolling_contact[j]);
+    consistent = consistent && std::abs(s.contact_velocity[s.offset[j]]) < 1e-12;
+  }
+  return consistent ? n_sliding : -1;
+}
+
 }  // namespace
 
 std::optional<GeneratedProblem> GenerateTrinkleProblem(const GeneratorRequest& req,
@@ -158,175 +357,15 @@ std::optional<GeneratedProblem> GenerateTrinkleProblem(const GeneratorRequest& r
     std::vector<Interface> plan = PlanInterfaces(req, bodies, rng);
     if (plan.empty()) continue;
 
-    // Boxes stacked along z, each no wider than the one below.
-    std::vector<Box> boxes(bodies);
-    double z = 0;
-    for (int k = 0; k < bodies; ++k) {
-      Eigen::Vector3d h(rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5), rng.Uniform(0.05, 0.5));
-      if (k > 0) {
-        h.x() = std::min(h.x(), boxes[k - 1].half.x());
-        h.y() = std::min(h.y(), boxes[k - 1].half.y());
-      }
-      Eigen::Vector2d offset = Eigen::Vector2d::Zero();
-      if (k > 0) {
-        offset = Eigen::Vector2d(rng.Uniform(-1, 1) * (boxes[k - 1].half.x() - h.x()),
-                                 rng.Uniform(-1, 1) * (boxes[k - 1].half.y() - h.y())) +
-                 boxes[k - 1].center.head<2>();
-      }
-      boxes[k] = {h, Eigen::Vector3d(offset.x(), offset.y(), z + h.z())};
-      z += 2 * h.z();
-    }
+    const std::vector<Box> boxes = StackBoxes(bodies, rng);
     TrinkleProblem p;
-    for (const Box& b : boxes) {
-      TrinkleObject o = MakeBox(b.half, rng.Uniform(500, 5000), b.center,
-                                Eigen::Matrix3d::Identity(), {0, 0, -kGravity});
-      const double mg = o.mass * kGravity;
-      for (int i = 0; i < 3; ++i) o.external_wrench[i] += 0.3 * mg * rng.Normal();
-      for (int i = 3; i < 6; ++i) o.external_wrench[i] += 0.1 * mg * b.half.norm() * rng.Normal();
-      p.objects.push_back(o);
-    }
-    TrinkleManipulator arm;
-    std::vector<Eigen::Vector3d> joint_pos, joint_axis;
-    std::vector<bool> rolling_contact;
-    const auto add = [&](BodyRef b, const Eigen::Vector3d& point, const Eigen::Vector3d& normal,
-                         bool rolling) {
-      TrinkleContact c;
-      c.a = BodyRef::Object(0);
-      c.b = b;
-      c.point = point;
-      c.normal = normal;
-      c.tangent = TangentFor(normal, Eigen::Vector3d(rng.Normal(), rng.Normal(), rng.Normal()));
-      p.contacts.push_back(c);
-      rolling_contact.push_back(rolling);
-      return static_cast<int>(p.contacts.size()) - 1;
-    };
-    for (const Interface& in : plan) {
-      const Box& box = boxes[in.body];
-      if (in.kind == Interface::Kind::kStack) {
-        const Box* below = in.body > 0 ? &boxes[in.body - 1] : nullptr;
-        double x0 = box.center.x() - box.half.x(), x1 = box.center.x() + box.half.x();
-        double y0 = box.center.y() - box.half.y(), y1 = box.center.y() + box.half.y();
-        if (below != nullptr) {
-          x0 = std::max(x0, below->center.x() - below->half.x());
-          x1 = std::min(x1, below->center.x() + below->half.x());
-          y0 = std::max(y0, below->center.y() - below->half.y());
-          y1 = std::min(y1, below->center.y() + below->half.y());
-        }
-        const double zc = box.center.z() - box.half.z();
-        for (const Eigen::Vector2d& q : FacePoints(x0, x1, y0, y1, in.count, rng)) {
-          const int j =
-              add(below ? BodyRef::Object(in.body - 1) : BodyRef::Ground(),
-                  Eigen::Vector3d(q.x(), q.y(), zc), Eigen::Vector3d::UnitZ(), in.rolling);
-          p.contacts[j].a = BodyRef::Object(in.body);
-        }
-      } else if (in.kind == Interface::Kind::kWall) {
-        // The wall stands at the bottom box's +x face; its normal −x points into the box.
-        const double xw = box.center.x() + box.half.x();
-        for (const Eigen::Vector2d& q : FacePoints(
-                 box.center.y() - box.half.y(), box.center.y() + box.half.y(),
-                 box.center.z() - box.half.z(), box.center.z() + box.half.z(), in.count, rng)) {
-          const int j = add(BodyRef::Ground(), Eigen::Vector3d(xw, q.x(), q.y()),
-                            -Eigen::Vector3d::UnitX(), in.rolling);
-          p.contacts[j].a = BodyRef::Object(in.body);
-        }
-      } else {
-        // A fingertip on a random side face of the top box (not the wall's +x face).
-        const int face = static_cast<int>(rng.Below(3));  // −x, +y, −y
-        const Eigen::Vector3d sides[3] = {-Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(),
-                                          -Eigen::Vector3d::UnitY()};
-        const Eigen::Vector3d outward = sides[face];
-        Eigen::Vector3d point = box.center + box.half.cwiseProduct(outward);
-        for (int d = 0; d < 3; ++d) {
-          if (outward[d] == 0) point[d] += rng.Uniform(-0.8, 0.8) * box.half[d];
-        }
-        const int link = static_cast<int>(arm.links.size());
-        AddFinger(arm, joint_pos, joint_axis, point, outward, rng);
-        const int j = add(BodyRef::Link(link), point, -outward, in.rolling);
-        p.contacts[j].a = BodyRef::Object(in.body);
-      }
-    }
-    if (!arm.links.empty()) {
-      // Each fingertip link is moved only by its own three joints; mass matrix from point masses
-      // at the joints and the tip (what CRBA gives for such a chain) plus small link inertias.
-      const int n = static_cast<int>(joint_pos.size());
-      arm.inertia = Eigen::MatrixXd::Zero(n, n);
-      arm.gravity_effort = Eigen::VectorXd::Zero(n);
-      for (std::size_t l = 0; l < arm.links.size(); ++l) {
-        TrinkleLink& tip = arm.links[l];
-        tip.jacobian = Eigen::MatrixXd::Zero(6, n);
-        for (int i = 0; i < 3; ++i) {
-          const int q = 3 * static_cast<int>(l) + i;
-          tip.jacobian.block<3, 1>(0, q) = joint_axis[q].cross(tip.origin - joint_pos[q]);
-          tip.jacobian.block<3, 1>(3, q) = joint_axis[q];
-        }
-        // Masses at the 2nd and 3rd joints and at the tip.
-        for (int body = 1; body <= 3; ++body) {
-          const int last = 3 * static_cast<int>(l) + body - 1;
-          const Eigen::Vector3d at = body == 3 ? tip.origin : joint_pos[last + 1];
-          Eigen::MatrixXd Jv = Eigen::MatrixXd::Zero(3, n), Jw = Eigen::MatrixXd::Zero(3, n);
-          for (int q = 3 * static_cast<int>(l); q <= last; ++q) {
-            Jv.col(q) = joint_axis[q].cross(at - joint_pos[q]);
-            Jw.col(q) = joint_axis[q];
-          }
-          const double mass = rng.Uniform(0.2, 1.0);
-          arm.inertia += mass * Jv.transpose() * Jv + 1e-3 * mass * Jw.transpose() * Jw;
-          arm.gravity_effort -= Jv.transpose() * (mass * Eigen::Vector3d(0, 0, -kGravity));
-        }
-      }
-      arm.joint_velocity = Eigen::VectorXd::Zero(n);
-      arm.effort = Eigen::VectorXd::Zero(n);
-      for (int i = 0; i < n; ++i) arm.effort[i] = 0.5 * rng.Normal();
-      // Coriolis/centrifugal efforts of the arm are not modelled by the generator (h_man = 0).
-      arm.velocity_product_effort = Eigen::VectorXd::Zero(n);
-      p.manipulator = arm;
-    }
-
-    // Velocities (eq. 7–8): the null space of all normal rows and the rolling tangential rows.
-    const TrinkleSystem s0 = BuildTrinkleSystem(p);
-    std::vector<int> rows;
-    for (std::size_t j = 0; j < p.contacts.size(); ++j) {
-      rows.push_back(s0.offset[j]);
-      if (rolling_contact[j]) {
-        rows.push_back(s0.offset[j] + 1);
-        rows.push_back(s0.offset[j] + 2);
-      }
-    }
-    Eigen::MatrixXd C(static_cast<Eigen::Index>(rows.size()), s0.num_dofs);
-    for (std::size_t r = 0; r < rows.size(); ++r) C.row(r) = s0.G.col(rows[r]).transpose();
-    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(C, Eigen::ComputeFullV);
-    const Eigen::VectorXd& sv = svd.singularValues();
-    int rank = 0;
-    for (Eigen::Index i = 0; i < sv.size(); ++i) rank += sv[i] > 1e-10 * std::max(1.0, sv[0]);
-    const int nullity = s0.num_dofs - rank;
-    Eigen::VectorXd u = Eigen::VectorXd::Zero(s0.num_dofs);
-    if (nullity > 0) {
-      Eigen::VectorXd xi(nullity);
-      for (int i = 0; i < nullity; ++i) xi[i] = rng.Normal();
-      u = svd.matrixV().rightCols(nullity) * xi;
-      u.normalize();
-      // Scale to a contact speed of 0.1–1 m/s; when no contact moves (only free fingers do),
-      // keep the unit norm rather than amplify round-off.
-      const double speed = (s0.G.transpose() * u).lpNorm<Eigen::Infinity>();
-      u *= rng.Uniform(0.1, 1.0) / (speed > 1e-6 ? speed : 1.0);
-    }
-    for (int i = 0; i < s0.num_objects; ++i) {
-      p.objects[i].linear_velocity = u.segment<3>(6 * i);
-      p.objects[i].angular_velocity = u.segment<3>(6 * i + 3);
-    }
-    if (p.manipulator) p.manipulator->joint_velocity = u.tail(s0.num_joints);
+    AddObjects(boxes, rng, p);
+    ArmSkeleton skeleton;
+    const std::vector<bool> rolling_contact = AddContacts(plan, boxes, rng, p, skeleton);
+    FinishArm(skeleton, rng, p);
+    const int n_sliding = DrawVelocities(rolling_contact, rng, p);
+    if (n_sliding != req.num_sliding) continue;
     const TrinkleSystem s = BuildTrinkleSystem(p);
-    int n_sliding = 0;
-    bool consistent = true;
-    for (std::size_t j = 0; j < p.contacts.size(); ++j) {
-      const double slip = s.contact_velocity.segment<2>(s.offset[j] + 1).norm();
-      const bool slides = slip > kSlipThreshold;
-      n_sliding += slides;
-      // Rolling contacts must be rolling to round-off, sliding ones clearly sliding.
-      consistent =
-          consistent && (slides ? !rolling_contact[j] : slip < 1e-12 && rolling_contact[j]);
-      consistent = consistent && std::abs(s.contact_velocity[s.offset[j]]) < 1e-12;
-    }
-    if (!consistent || n_sliding != req.num_sliding) continue;
 
     GeneratedProblem out;
     out.problem = WithFriction(p, 0.5);
