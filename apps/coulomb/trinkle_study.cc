@@ -183,20 +183,23 @@ std::string Mean(double sum, int count, int digits = 1) {
   return count == 0 ? "-" : fmt::format("{:.{}f}", sum / count, digits);
 }
 
-}  // namespace
-
-int RunTrinkleStudy(const TrinkleStudyOptions& options) {
-  if (!options.emit_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.emit_dir, ec);
-    if (ec) {
-      fmt::print(stderr, "error: --emit {}: {}\n", options.emit_dir, ec.message());
-      return 2;
-    }
-  }
-  const std::vector<double> mus = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+struct StudyRun {
   std::map<int, std::vector<DataSet>> by_size;
-  int geometry = 0, generation_failures = 0;
+  int generation_failures = 0;
+};
+
+const std::vector<double>& FrictionSweep() {
+  static const std::vector<double> mus = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+  return mus;
+}
+
+// Generates every geometry of the paper's histogram (and the extra sizes) and runs each μ.
+StudyRun RunSuite(const TrinkleStudyOptions& options) {
+  StudyRun run;
+  auto& by_size = run.by_size;
+  int& generation_failures = run.generation_failures;
+  const std::vector<double>& mus = FrictionSweep();
+  int geometry = 0;
   std::uint64_t seed = options.seed * 1000003;
   const auto run_bins = [&](const std::vector<SizeBin>& bins, bool paper_solvers) {
     for (const SizeBin& bin : bins) {
@@ -220,9 +223,22 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
   run_bins(PaperBins(options.quick), true);
   run_bins(ExtraBins(options.quick), false);
 
-  nlohmann::json out;
-  // --- Table 1, paper settings, beside the paper's numbers. ---
-  if (!options.json) {
+  return run;
+}
+
+struct PaperTotals {
+  int total = 0, lemke = 0, fip = 0, either = 0;
+};
+
+// Table 1 with the paper's settings, beside the paper's own numbers.
+PaperTotals PaperTable(const StudyRun& run, bool json, nlohmann::json& out) {
+  const auto& by_size = run.by_size;
+  PaperTotals totals;
+  int& total = totals.total;
+  int& lemke_total = totals.lemke;
+  int& fip_total = totals.fip;
+  int& either_total = totals.either;
+  if (!json) {
     fmt::print(
         "Table 1 (paper settings: Lemke 100 pivots, up to 3 restarts; FIP 300 iterations, "
         "w'z <= 1e-6)\n");
@@ -232,7 +248,6 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
         "size", "sets", "L frac", "starts", "iter", "F frac", "iter", "sets", "Lfrac", "start",
         "Liter", "Ffrac", "Fiter");
   }
-  int total = 0, lemke_total = 0, fip_total = 0, either_total = 0;
   for (const auto& [size, sets] : by_size) {
     if (sets.empty() || sets.front().lemke.solver.empty()) continue;
     int lemke_solved = 0, fip_solved = 0, either = 0;
@@ -256,7 +271,7 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
     either_total += either;
     const PaperRow* paper = nullptr;
     for (const PaperRow& row : kPaperTable1) paper = row.size == size ? &row : paper;
-    if (options.json) {
+    if (json) {
       out["table1_paper_settings"].push_back(
           {{"size", size},
            {"data_sets", n},
@@ -276,21 +291,33 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
           paper ? paper->fip_solved : "", paper ? paper->fip_iter : "");
     }
   }
-  if (!options.json) {
+  if (!json) {
     fmt::print(
         "overall: {} data sets; Lemke solved {}, FIP solved {}, either {} ({:.0f} %); "
         "paper: 328, 136 (first start) / ~10 % more than FIP with restarts, 195, 228 (70 %)\n\n",
         total, lemke_total, fip_total, either_total, 100.0 * either_total / std::max(1, total));
   }
 
-  // --- Robust configuration with ground truth. ---
-  if (!options.json) {
+  return totals;
+}
+
+struct RobustTotals {
+  int with_solution = 0, certified = 0;
+};
+
+// The same data sets with Coulomb's portfolio, against the ground truth of existence.
+RobustTotals RobustTable(const StudyRun& run, bool json, nlohmann::json& out) {
+  const auto& by_size = run.by_size;
+  const int generation_failures = run.generation_failures;
+  RobustTotals totals;
+  int& with_solution = totals.with_solution;
+  int& certified_with_solution = totals.certified;
+  if (!json) {
     fmt::print(
         "Table 1b (Coulomb: portfolio lemke > ipm > newton > fip > enumeration, model-checked)\n");
     fmt::print("{:>5} {:>5} | {:>4} {:>4} {:>7} | {:>9} | {:>10} {:>10}\n", "size", "sets", "yes",
                "no", "unknown", "certified", "median ms", "worst ms");
   }
-  int with_solution = 0, certified_with_solution = 0;
   for (const auto& [size, sets] : by_size) {
     int yes = 0, no = 0, unknown = 0, certified = 0;
     std::vector<double> ms;
@@ -304,7 +331,7 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
     }
     with_solution += yes;
     certified_with_solution += certified;
-    if (options.json) {
+    if (json) {
       out["table1_robust"].push_back({{"size", size},
                                       {"data_sets", sets.size()},
                                       {"has_solution", yes},
@@ -319,7 +346,7 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
                  *std::max_element(ms.begin(), ms.end()));
     }
   }
-  if (!options.json) {
+  if (!json) {
     fmt::print("certified {} of {} data sets that have a solution{}\n\n", certified_with_solution,
                with_solution,
                generation_failures
@@ -327,7 +354,12 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
                    : "");
   }
 
-  // --- Tables 2–4: per-μ listings for problems shaped like the paper's. ---
+  return totals;
+}
+
+// Per-μ listings for three problems shaped like the paper's Tables 2–4.
+void PerMuTables(const TrinkleStudyOptions& options, nlohmann::json& out) {
+  const std::vector<double>& mus = FrictionSweep();
   struct Shape {
     const char* label;
     int bodies, ns, nr;
@@ -381,17 +413,35 @@ int RunTrinkleStudy(const TrinkleStudyOptions& options) {
           {{"shape", shape.label}, {"description", g->description}, {"rows", rows}});
     if (!options.json) fmt::print("\n");
   }
+}
+
+}  // namespace
+
+int RunTrinkleStudy(const TrinkleStudyOptions& options) {
+  if (!options.emit_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.emit_dir, ec);
+    if (ec) {
+      fmt::print(stderr, "error: --emit {}: {}\n", options.emit_dir, ec.message());
+      return 2;
+    }
+  }
+  const StudyRun run = RunSuite(options);
+  nlohmann::json out;
+  const PaperTotals paper = PaperTable(run, options.json, out);
+  const RobustTotals robust = RobustTable(run, options.json, out);
+  PerMuTables(options, out);
   if (options.json) {
-    out["summary"] = {{"data_sets", total},
-                      {"lemke_solved", lemke_total},
-                      {"fip_solved", fip_total},
-                      {"either_solved", either_total},
-                      {"has_solution", with_solution},
-                      {"certified_with_solution", certified_with_solution},
-                      {"generation_failures", generation_failures}};
+    out["summary"] = {{"data_sets", paper.total},
+                      {"lemke_solved", paper.lemke},
+                      {"fip_solved", paper.fip},
+                      {"either_solved", paper.either},
+                      {"has_solution", robust.with_solution},
+                      {"certified_with_solution", robust.certified},
+                      {"generation_failures", run.generation_failures}};
     fmt::print("{}\n", out.dump(1));
   }
-  return certified_with_solution == with_solution ? 0 : 1;
+  return robust.certified == robust.with_solution ? 0 : 1;
 }
 
 }  // namespace coulomb::app
