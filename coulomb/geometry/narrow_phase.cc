@@ -95,33 +95,6 @@ int SphereSphere(const Sphere& a, const Transform& X_WA, const Sphere& b, const 
   return 1;
 }
 
-int SphereBox(const Sphere& s, const Transform& X_WA, const Box& box, const Transform& X_WB,
-              double margin, std::vector<ContactPoint>& out) {
-  const Eigen::Vector3d c = X_WB.Inverse().Apply(X_WA.p);  // sphere centre in the box frame
-  const Eigen::Vector3d h = box.half_extents;
-  const Eigen::Vector3d closest = c.cwiseMax(-h).cwiseMin(h);
-  Eigen::Vector3d n_B;
-  double distance;
-  Eigen::Vector3d surface = closest;
-  if ((c - closest).norm() > 1e-12) {  // centre outside the box
-    distance = (c - closest).norm();
-    n_B = (c - closest) / distance;
-  } else {  // inside: push out through the nearest face
-    const Eigen::Vector3d depth = h - c.cwiseAbs();
-    int axis = 0;
-    depth.minCoeff(&axis);
-    n_B = Eigen::Vector3d::Zero();
-    n_B[axis] = c[axis] >= 0 ? 1.0 : -1.0;
-    surface[axis] = n_B[axis] * h[axis];
-    distance = -depth[axis];
-  }
-  const double phi = distance - s.radius;
-  if (phi > margin) return 0;
-  const Eigen::Vector3d n = X_WB.R * n_B;
-  out.push_back(Make(X_WA.p - s.radius * n, X_WB.Apply(surface), n, phi));
-  return 1;
-}
-
 // A capsule as its segment, a sphere as a degenerate one: (start, direction, radius) in world.
 struct RoundCore {
   Eigen::Vector3d start, direction;
@@ -152,6 +125,97 @@ int RoundRound(const RoundCore& a, const RoundCore& b, double margin,
       distance > 1e-12 ? Eigen::Vector3d(d / distance) : Eigen::Vector3d::UnitZ();
   out.push_back(Make(on_a - a.radius * n, on_b + b.radius * n, n, phi));
   return 1;
+}
+
+// Signed distance from x (world) to a posed box, its outward gradient and the closest surface
+// point.
+struct BoxDistance {
+  double sdf;
+  Eigen::Vector3d normal;   // world, outward
+  Eigen::Vector3d surface;  // world
+};
+
+BoxDistance DistanceToBox(const Box& box, const Transform& X_WB, const Eigen::Vector3d& x) {
+  const Eigen::Vector3d local = X_WB.R.transpose() * (x - X_WB.p);
+  const Eigen::Vector3d h = box.half_extents;
+  const Eigen::Vector3d q = local.cwiseAbs() - h;
+  const Eigen::Vector3d outside = q.cwiseMax(0.0);
+  BoxDistance d;
+  Eigen::Vector3d n, surface;
+  if (outside.norm() > 0) {
+    d.sdf = outside.norm();
+    surface = local.cwiseMax(-h).cwiseMin(h);
+    n = (local - surface) / d.sdf;
+  } else {
+    int axis = 0;
+    d.sdf = q.maxCoeff(&axis);  // ≤ 0: depth below the nearest face
+    n = Eigen::Vector3d::Zero();
+    n[axis] = local[axis] >= 0 ? 1.0 : -1.0;
+    surface = local;
+    surface[axis] = n[axis] * h[axis];
+  }
+  d.normal = X_WB.R * n;
+  d.surface = X_WB.Apply(surface);
+  return d;
+}
+
+int SphereBox(const Sphere& s, const Transform& X_WA, const Box& box, const Transform& X_WB,
+              double margin, std::vector<ContactPoint>& out) {
+  const BoxDistance d = DistanceToBox(box, X_WB, X_WA.p);
+  const double phi = d.sdf - s.radius;
+  if (phi > margin) return 0;
+  out.push_back(Make(X_WA.p - s.radius * d.normal, d.surface, d.normal, phi));
+  return 1;
+}
+
+// Capsule (A) against a box (B). The box's signed distance is convex, so along the capsule's
+// segment it has one minimum, found by golden-section search. A capsule lying flat on a face
+// touches along a line: its two end points are reported instead (a two-point manifold).
+int CapsuleBox(const Capsule& c, const Transform& X_WA, const Box& box, const Transform& X_WB,
+               double margin, std::vector<ContactPoint>& out) {
+  const Eigen::Vector3d axis = X_WA.R.col(2) * c.half_length;
+  const Eigen::Vector3d start = X_WA.p - axis, direction = 2 * axis;
+  const auto sdf = [&](double s) { return DistanceToBox(box, X_WB, start + s * direction).sdf; };
+  double lo = 0, hi = 1;
+  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+  double m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo);
+  double f1 = sdf(m1), f2 = sdf(m2);
+  for (int k = 0; k < 80; ++k) {
+    if (f1 <= f2) {
+      hi = m2;
+      m2 = m1;
+      f2 = f1;
+      m1 = hi - ratio * (hi - lo);
+      f1 = sdf(m1);
+    } else {
+      lo = m1;
+      m1 = m2;
+      f1 = f2;
+      m2 = lo + ratio * (hi - lo);
+      f2 = sdf(m2);
+    }
+  }
+  const double best = 0.5 * (lo + hi);
+  const double flat = 1e-9 * (1.0 + c.half_length);
+  const bool lying_flat =
+      std::abs(sdf(0) - sdf(best)) <= flat && std::abs(sdf(1) - sdf(best)) <= flat;
+  int count = 0;
+  const auto report = [&](double s, int feature) {
+    const Eigen::Vector3d x = start + s * direction;
+    const BoxDistance d = DistanceToBox(box, X_WB, x);
+    const double phi = d.sdf - c.radius;
+    if (phi > margin) return;
+    out.push_back(Make(x - c.radius * d.normal, d.surface, d.normal, phi));
+    out.back().feature = feature;
+    ++count;
+  };
+  if (lying_flat) {
+    report(0.0, 0);
+    report(1.0, 1);
+  } else {
+    report(best, 2);
+  }
+  return count;
 }
 
 // The same routine with the roles exchanged: flip normals and witnesses of what it added.
@@ -192,6 +256,13 @@ int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transfo
   const auto* sa = std::get_if<Sphere>(&a);
   const auto* sb = std::get_if<Sphere>(&b);
   if (sa && sb) return SphereSphere(*sa, X_WA, *sb, X_WB, margin, out);
+  if (const auto* ca = std::get_if<Capsule>(&a)) {
+    if (const auto* box = std::get_if<Box>(&b))
+      return CapsuleBox(*ca, X_WA, *box, X_WB, margin, out);
+  }
+  if (std::holds_alternative<Box>(a) && std::holds_alternative<Capsule>(b)) {
+    return Swapped(out, [&] { return Collide(b, X_WB, a, X_WA, margin, out); });
+  }
   const auto core_a = Core(a, X_WA), core_b = Core(b, X_WB);
   if (core_a && core_b) return RoundRound(*core_a, *core_b, margin, out);  // capsule–capsule/sphere
   if (sa) {

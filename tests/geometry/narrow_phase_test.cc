@@ -202,6 +202,50 @@ TEST(NarrowPhase, CapsulePairsAreExact) {
   EXPECT_TRUE(out[0].normal.isApprox(Eigen::Vector3d::UnitX()));
 }
 
+TEST(NarrowPhase, CapsuleBoxLyingFlatAcrossAnEdgeAndStanding) {
+  const Box table{Eigen::Vector3d(0.5, 0.5, 0.2)};  // top face at z = 0.2
+  const Eigen::Matrix3d along_x =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  std::vector<ContactPoint> out;
+  // Lying flat, 2 mm into the top face: both ends, φ = −0.002, normal +z (from the box into A).
+  ASSERT_EQ(
+      Collide(Capsule{0.05, 0.2}, At({0, 0, 0.248}, along_x), table, At({0, 0, 0}), 1e-3, out), 2);
+  for (const ContactPoint& c : out) {
+    EXPECT_NEAR(c.phi, -0.002, 1e-12);
+    EXPECT_TRUE(c.normal.isApprox(Eigen::Vector3d::UnitZ()));
+  }
+  // Tilted 30° from horizontal, centred over the top face: its lower end is the closest point,
+  // l sin 30° below the centre; placed 1 mm into the face.
+  out.clear();
+  const double tilt = std::numbers::pi / 6, l = 0.2, r = 0.05;
+  const Eigen::Matrix3d tilted =
+      Eigen::AngleAxisd(std::numbers::pi / 2 - tilt, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const Eigen::Vector3d center(0.0, 0.0, 0.2 + r + l * std::sin(tilt) - 0.001);
+  ASSERT_EQ(Collide(Capsule{r, l}, At(center, tilted), table, At({0, 0, 0}), 0.0, out), 1);
+  EXPECT_NEAR(out[0].phi, -0.001, 1e-9);
+  EXPECT_TRUE(out[0].normal.isApprox(Eigen::Vector3d::UnitZ(), 1e-9));
+  // Resting along the +x top edge (axis parallel to it, 3 cm out and 3 cm up): a line contact,
+  // so both ends, at the exact distance from the edge minus r, normal at 45°.
+  out.clear();
+  const Eigen::Matrix3d along_y =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  ASSERT_EQ(Collide(Capsule{r, l}, At({0.53, 0, 0.23}, along_y), table, At({0, 0, 0}), 0.0, out),
+            2);
+  for (const ContactPoint& c : out) {
+    EXPECT_NEAR(c.phi, std::hypot(0.03, 0.03) - r, 1e-9);
+    EXPECT_NEAR(c.normal.x(), std::sqrt(0.5), 1e-9);
+  }
+  // Crossing the edge at a right angle: one contact at the same distance; swapped order flips n.
+  out.clear();
+  ASSERT_EQ(Collide(Capsule{r, l}, At({0.53, 0, 0.23}, along_x), table, At({0, 0, 0}), 0.0, out),
+            1);
+  EXPECT_NEAR(out[0].phi, -r + 0.03, 1e-9);  // the segment passes 3 cm above the top face
+  out.clear();
+  ASSERT_EQ(Collide(table, At({0, 0, 0}), Capsule{r, l}, At({0.53, 0, 0.23}, along_x), 0.0, out),
+            1);
+  EXPECT_TRUE(out[0].normal.isApprox(-Eigen::Vector3d::UnitZ(), 1e-9));
+}
+
 TEST(NarrowPhase, UnsupportedPairsSaySo) {
   std::vector<ContactPoint> out;
   EXPECT_EQ(Collide(HalfSpace{}, At({0, 0, 0}), HalfSpace{}, At({0, 0, 0.1}), 0.0, out), -1);
