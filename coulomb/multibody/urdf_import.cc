@@ -55,6 +55,146 @@ std::optional<InputError> CheckJointTypes(const std::string& xml, const std::str
   return std::nullopt;
 }
 
+// Where import problems go: errors fail the import, warnings are reported (errors with strict).
+struct Diagnostics {
+  std::vector<std::string>& errors;
+  std::vector<std::string>& warnings;
+};
+
+// The joint of `link` (to its parent) and its inertial, as a Body without parent index.
+Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostics& d) {
+  Body body;
+  body.name = link.name;
+  const urdf::JointConstSharedPtr joint = link.parent_joint;
+  if (!joint) {
+    body.joint = options.floating_base ? JointType::kFloating : JointType::kFixed;
+    body.joint_name = options.floating_base ? "floating_base" : "world_weld";
+  } else {
+    body.joint_name = joint->name;
+    body.placement = FromPose(joint->parent_to_joint_origin_transform);
+    body.axis = Eigen::Vector3d(joint->axis.x, joint->axis.y, joint->axis.z);
+    switch (joint->type) {
+      case urdf::Joint::REVOLUTE:
+      case urdf::Joint::CONTINUOUS:
+        body.joint = JointType::kRevolute;
+        break;
+      case urdf::Joint::PRISMATIC:
+        body.joint = JointType::kPrismatic;
+        break;
+      case urdf::Joint::FIXED:
+        body.joint = JointType::kFixed;
+        break;
+      case urdf::Joint::FLOATING:
+        body.joint = JointType::kFloating;
+        break;
+      default:
+        d.errors.push_back(fmt::format("joint '{}': type not supported (planar)", joint->name));
+        body.joint = JointType::kFixed;
+    }
+    if (body.joint == JointType::kRevolute || body.joint == JointType::kPrismatic) {
+      if (body.axis.norm() < 1e-12) {
+        d.errors.push_back(fmt::format("joint '{}': axis is zero", joint->name));
+      } else {
+        body.axis.normalize();
+      }
+    }
+    if (joint->limits && joint->type != urdf::Joint::CONTINUOUS) {
+      body.position_lower = joint->limits->lower;
+      body.position_upper = joint->limits->upper;
+      if (joint->limits->effort > 0) body.effort_limit = joint->limits->effort;
+    }
+    if (joint->dynamics) {
+      body.damping = joint->dynamics->damping;
+      if (joint->dynamics->friction != 0) {
+        d.warnings.push_back(
+            fmt::format("joint '{}': <dynamics friction> is not modelled", joint->name));
+      }
+    }
+    if (joint->safety)
+      d.warnings.push_back(fmt::format("joint '{}': <safety_controller> is ignored", joint->name));
+    if (joint->calibration)
+      d.warnings.push_back(fmt::format("joint '{}': <calibration> is ignored", joint->name));
+  }
+  if (link.inertial) {
+    const urdf::Inertial& in = *link.inertial;
+    const Transform X = FromPose(in.origin);
+    Eigen::Matrix3d I;
+    I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+    body.inertia.mass = in.mass;
+    body.inertia.com = X.p;
+    body.inertia.rotational = X.R * I * X.R.transpose();
+    if (!(in.mass >= 0)) {
+      d.errors.push_back(
+          fmt::format("link '{}': <inertial> mass {} is negative", link.name, in.mass));
+    }
+  } else {
+    d.warnings.push_back(fmt::format("link '{}': no <inertial>; treated as massless", link.name));
+  }
+  return body;
+}
+
+// package://NAME/rest through the package map, file:// stripped, relative to the URDF's folder.
+std::string ResolveMesh(const std::string& filename, const std::string& link_name,
+                        const UrdfOptions& options, const std::string& base_dir, Diagnostics& d) {
+  std::string file = filename;
+  if (file.rfind("package://", 0) == 0) {
+    const std::string rest = file.substr(10);
+    const std::string package = rest.substr(0, rest.find('/'));
+    const auto found = options.package_map.find(package);
+    if (found == options.package_map.end()) {
+      d.errors.push_back(
+          fmt::format("link '{}': mesh '{}' uses package '{}', which the package "
+                      "map does not name",
+                      link_name, filename, package));
+      return file;
+    }
+    file = found->second + rest.substr(package.size());
+  } else if (file.rfind("file://", 0) == 0) {
+    file = file.substr(7);
+  } else if (fs::path(file).is_relative()) {
+    file = (fs::path(base_dir) / file).string();
+  }
+  if (!fs::exists(file)) {
+    d.errors.push_back(fmt::format("link '{}': mesh '{}' not found (resolved to '{}')", link_name,
+                                   filename, file));
+  }
+  return file;
+}
+
+CollisionGeometry CollisionFromUrdf(const urdf::Collision& c, int body,
+                                    const std::string& link_name, const UrdfOptions& options,
+                                    const std::string& base_dir, Diagnostics& d) {
+  CollisionGeometry g;
+  g.body = body;
+  g.X_BG = FromPose(c.origin);
+  switch (c.geometry->type) {
+    case urdf::Geometry::BOX: {
+      const auto& box = static_cast<const urdf::Box&>(*c.geometry);
+      g.shape = CollisionGeometry::Shape::kBox;
+      g.size = Eigen::Vector3d(box.dim.x, box.dim.y, box.dim.z);
+      break;
+    }
+    case urdf::Geometry::SPHERE:
+      g.shape = CollisionGeometry::Shape::kSphere;
+      g.size.x() = static_cast<const urdf::Sphere&>(*c.geometry).radius;
+      break;
+    case urdf::Geometry::CYLINDER: {
+      const auto& cyl = static_cast<const urdf::Cylinder&>(*c.geometry);
+      g.shape = CollisionGeometry::Shape::kCylinder;
+      g.size = Eigen::Vector3d(cyl.radius, cyl.length, 0);
+      break;
+    }
+    case urdf::Geometry::MESH: {
+      const auto& mesh = static_cast<const urdf::Mesh&>(*c.geometry);
+      g.shape = CollisionGeometry::Shape::kMesh;
+      g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+      g.mesh_path = ResolveMesh(mesh.filename, link_name, options, base_dir, d);
+      break;
+    }
+  }
+  return g;
+}
+
 }  // namespace
 
 Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin,
@@ -69,135 +209,20 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
   UrdfImport out;
   out.robot_name = urdf->getName();
   std::vector<std::string> errors;
-  const auto warn = [&](std::string w) { out.warnings.push_back(std::move(w)); };
 
   // Depth-first from the root so that parents precede children.
   std::map<std::string, int> body_of_link;
+  Diagnostics diagnostics{errors, out.warnings};
   std::function<void(const urdf::LinkConstSharedPtr&, int)> add =
       [&](const urdf::LinkConstSharedPtr& link, int parent) {
-        Body body;
-        body.name = link->name;
-        const urdf::JointConstSharedPtr joint = link->parent_joint;
-        if (!joint) {
-          body.joint = options.floating_base ? JointType::kFloating : JointType::kFixed;
-          body.joint_name = options.floating_base ? "floating_base" : "world_weld";
-        } else {
-          body.joint_name = joint->name;
-          body.placement = FromPose(joint->parent_to_joint_origin_transform);
-          body.axis = Eigen::Vector3d(joint->axis.x, joint->axis.y, joint->axis.z);
-          switch (joint->type) {
-            case urdf::Joint::REVOLUTE:
-              body.joint = JointType::kRevolute;
-              break;
-            case urdf::Joint::CONTINUOUS:
-              body.joint = JointType::kRevolute;
-              break;
-            case urdf::Joint::PRISMATIC:
-              body.joint = JointType::kPrismatic;
-              break;
-            case urdf::Joint::FIXED:
-              body.joint = JointType::kFixed;
-              break;
-            case urdf::Joint::FLOATING:
-              body.joint = JointType::kFloating;
-              break;
-            default:
-              errors.push_back(fmt::format("joint '{}': type not supported (planar)", joint->name));
-              body.joint = JointType::kFixed;
-          }
-          if (body.joint == JointType::kRevolute || body.joint == JointType::kPrismatic) {
-            if (body.axis.norm() < 1e-12) {
-              errors.push_back(fmt::format("joint '{}': axis is zero", joint->name));
-            } else {
-              body.axis.normalize();
-            }
-          }
-          if (joint->limits && joint->type != urdf::Joint::CONTINUOUS) {
-            body.position_lower = joint->limits->lower;
-            body.position_upper = joint->limits->upper;
-            if (joint->limits->effort > 0) body.effort_limit = joint->limits->effort;
-          }
-          if (joint->dynamics) {
-            body.damping = joint->dynamics->damping;
-            if (joint->dynamics->friction != 0) {
-              warn(fmt::format("joint '{}': <dynamics friction> is not modelled", joint->name));
-            }
-          }
-          if (joint->safety)
-            warn(fmt::format("joint '{}': <safety_controller> is ignored", joint->name));
-          if (joint->calibration)
-            warn(fmt::format("joint '{}': <calibration> is ignored", joint->name));
-        }
-        if (link->inertial) {
-          const urdf::Inertial& in = *link->inertial;
-          const Transform X = FromPose(in.origin);
-          Eigen::Matrix3d I;
-          I << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-          body.inertia.mass = in.mass;
-          body.inertia.com = X.p;
-          body.inertia.rotational = X.R * I * X.R.transpose();
-          if (!(in.mass >= 0))
-            errors.push_back(
-                fmt::format("link '{}': <inertial> mass {} is negative", link->name, in.mass));
-        } else {
-          warn(fmt::format("link '{}': no <inertial>; treated as massless", link->name));
-        }
+        Body body = BodyFromLink(*link, options, diagnostics);
         body.parent = parent;
         const int index = out.model.AddBody(body);
         body_of_link[link->name] = index;
         for (const urdf::CollisionSharedPtr& c : link->collision_array) {
           if (!c || !c->geometry) continue;
-          CollisionGeometry g;
-          g.body = index;
-          g.X_BG = FromPose(c->origin);
-          switch (c->geometry->type) {
-            case urdf::Geometry::BOX: {
-              const auto& box = static_cast<const urdf::Box&>(*c->geometry);
-              g.shape = CollisionGeometry::Shape::kBox;
-              g.size = Eigen::Vector3d(box.dim.x, box.dim.y, box.dim.z);
-              break;
-            }
-            case urdf::Geometry::SPHERE:
-              g.shape = CollisionGeometry::Shape::kSphere;
-              g.size.x() = static_cast<const urdf::Sphere&>(*c->geometry).radius;
-              break;
-            case urdf::Geometry::CYLINDER: {
-              const auto& cyl = static_cast<const urdf::Cylinder&>(*c->geometry);
-              g.shape = CollisionGeometry::Shape::kCylinder;
-              g.size = Eigen::Vector3d(cyl.radius, cyl.length, 0);
-              break;
-            }
-            case urdf::Geometry::MESH: {
-              const auto& mesh = static_cast<const urdf::Mesh&>(*c->geometry);
-              g.shape = CollisionGeometry::Shape::kMesh;
-              g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
-              std::string file = mesh.filename;
-              if (file.rfind("package://", 0) == 0) {
-                const std::string rest = file.substr(10);
-                const std::string package = rest.substr(0, rest.find('/'));
-                const auto found = options.package_map.find(package);
-                if (found == options.package_map.end()) {
-                  errors.push_back(
-                      fmt::format("link '{}': mesh '{}' uses package '{}', which the "
-                                  "package map does not name",
-                                  link->name, file, package));
-                  break;
-                }
-                file = found->second + rest.substr(package.size());
-              } else if (file.rfind("file://", 0) == 0) {
-                file = file.substr(7);
-              } else if (fs::path(file).is_relative()) {
-                file = (fs::path(base_dir) / file).string();
-              }
-              if (!fs::exists(file)) {
-                errors.push_back(fmt::format("link '{}': mesh '{}' not found (resolved to '{}')",
-                                             link->name, mesh.filename, file));
-              }
-              g.mesh_path = file;
-              break;
-            }
-          }
-          out.collisions.push_back(g);
+          out.collisions.push_back(
+              CollisionFromUrdf(*c, index, link->name, options, base_dir, diagnostics));
         }
         for (const urdf::LinkSharedPtr& child : link->child_links) add(child, index);
       };
