@@ -14,17 +14,22 @@ int main(int argc, char** argv) {
 
   coulomb::app::SolveOptions solve;
   CLI::App* solve_cmd = app.add_subcommand(
-      "solve", "Solve a linear complementarity problem file (Siconos .dat or Coulomb JSON)");
+      "solve",
+      "Solve an LCP (Siconos .dat, Coulomb JSON) or a 3D frictional contact problem (Siconos FC3D "
+      ".dat, FCLib HDF5)");
   solve_cmd->add_option("file", solve.file, "problem file")->required();
   solve_cmd
       ->add_option("--solver", solve.solver,
-                   "lemke | fip | ipm | newton | pgs | enum | portfolio | all")
+                   "LCP: lemke | fip | ipm | newton | pgs | enum | portfolio | all; frictional "
+                   "contact: nsgs | nsn | ppa | portfolio | all")
       ->capture_default_str();
   solve_cmd->add_flag("--json", solve.json, "one JSON object per solver on stdout");
   solve_cmd->add_option("--seed", solve.seed, "seed of Lemke's restart covering vectors")
       ->capture_default_str();
   solve_cmd
-      ->add_option("--tolerance", solve.tolerance, "certificate acceptance threshold (normalized)")
+      ->add_option("--tolerance", solve.tolerance,
+                   "acceptance threshold (LCP certificate, default 1e-10; cone: "
+                   "ABH error, default 1e-8)")
       ->capture_default_str();
 
   CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");

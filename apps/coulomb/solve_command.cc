@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "apps/coulomb/cone_report.h"
 #include "apps/coulomb/lcp_report.h"
+#include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/complementarity/lcp_solvers.h"
+#include "coulomb/io/friction_contact_file.h"
 #include "coulomb/io/lcp_file.h"
 
 namespace coulomb::app {
@@ -14,19 +17,59 @@ namespace {
 
 LcpSolverSettings MakeSettings(const SolveOptions& options) {
   LcpSolverSettings s;
+  const double tolerance = options.tolerance > 0 ? options.tolerance : 1e-10;
   s.lemke.seed = options.seed;
-  s.lemke.acceptance_tolerance = options.tolerance;
-  s.fip.acceptance_tolerance = options.tolerance;
-  s.ipm.acceptance_tolerance = options.tolerance;
-  s.newton.acceptance_tolerance = options.tolerance;
-  s.pgs.acceptance_tolerance = options.tolerance;
-  s.enumeration.acceptance_tolerance = options.tolerance;
+  s.lemke.acceptance_tolerance = tolerance;
+  s.fip.acceptance_tolerance = tolerance;
+  s.ipm.acceptance_tolerance = tolerance;
+  s.newton.acceptance_tolerance = tolerance;
+  s.pgs.acceptance_tolerance = tolerance;
+  s.enumeration.acceptance_tolerance = tolerance;
   return s;
+}
+
+int RunSolveFrictionContact(const SolveOptions& options) {
+  std::vector<ConeSolverKind> kinds;
+  if (options.solver == "all") {
+    kinds = AllConeSolverKinds();
+  } else if (const auto kind = ParseConeSolverKind(options.solver)) {
+    kinds.push_back(*kind);
+  } else {
+    fmt::print(stderr,
+               "error: --solver: unknown solver '{}' for a frictional contact problem (nsgs, "
+               "nsn, ppa, portfolio, all)\n",
+               options.solver);
+    return 2;
+  }
+  const Expected<FrictionContactProblem> problem = ReadFrictionContactFile(options.file);
+  if (!problem.ok()) {
+    fmt::print(stderr, "error: {}\n", problem.error().ToString());
+    return 2;
+  }
+  ConeSolverSettings settings;
+  if (options.tolerance > 0) settings.tolerance = options.tolerance;
+  if (!options.json) fmt::print("{}", FormatConeTableHeader(problem.value()));
+  bool any_solved = false;
+  for (const ConeSolverKind kind : kinds) {
+    const FrictionContactResult result = SolveFrictionContact(problem.value(), kind, settings);
+    any_solved = any_solved || result.solved();
+    fmt::print("{}",
+               options.json ? FormatConeJson(problem.value(), result) : FormatConeTableRow(result));
+    std::fflush(stdout);
+  }
+  return any_solved ? 0 : 1;
 }
 
 }  // namespace
 
 int RunSolve(const SolveOptions& options) {
+  if (!(options.tolerance >= 0 && options.tolerance < 1)) {
+    fmt::print(stderr, "error: --tolerance: {} is not in (0, 1)\n", options.tolerance);
+    return 2;
+  }
+  if (DetectProblemFileKind(options.file) == ProblemFileKind::kFrictionContact) {
+    return RunSolveFrictionContact(options);
+  }
   std::vector<LcpSolverKind> kinds;
   if (options.solver == "all") {
     kinds = AllLcpSolverKinds();
@@ -37,10 +80,6 @@ int RunSolve(const SolveOptions& options) {
                "error: --solver: unknown solver '{}' (lemke, fip, ipm, newton, pgs, enum, "
                "portfolio, all)\n",
                options.solver);
-    return 2;
-  }
-  if (!(options.tolerance > 0 && options.tolerance < 1)) {
-    fmt::print(stderr, "error: --tolerance: {} is not in (0, 1)\n", options.tolerance);
     return 2;
   }
   const Expected<LcpProblem> problem = ReadLcpFile(options.file);

@@ -1,5 +1,6 @@
 #pragma once
-// `coulomb solve FILE`: read an LCP file, run one solver or all of them, print the results.
+// `coulomb solve FILE`: read an LCP or frictional contact (FC3D / FCLib) problem file, run one
+// solver or all of them, print the results.
 
 #include <cstdint>
 #include <string>
@@ -8,10 +9,12 @@ namespace coulomb::app {
 
 struct SolveOptions {
   std::string file;
-  std::string solver = "portfolio";  // a solver name, or "all"
+  std::string solver = "portfolio";  // a solver name of the problem kind, or "all"
   bool json = false;
-  std::uint64_t seed = 1;    // Lemke's restart covering vectors
-  double tolerance = 1e-10;  // certificate acceptance threshold
+  std::uint64_t seed = 1;  // Lemke's restart covering vectors
+  // Acceptance threshold: the LCP certificate (default 1e-10) or the cone solvers' ABH error
+  // (default 1e-8); 0 means the default of the problem kind.
+  double tolerance = 0;
 };
 
 // Exit codes: 0 certified answer (by at least one solver with "all"), 1 not solved (the reason

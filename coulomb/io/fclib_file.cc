@@ -7,20 +7,14 @@
 #include <fstream>
 #include <vector>
 
+#include "coulomb/io/friction_contact_file.h"
+
 extern "C" {  // fclib.h declares C functions without a C++ guard
 #include <fclib.h>
 }
 
 namespace coulomb {
 namespace {
-
-// HDF5's signature; checked first so that libhdf5 never sees a file that is not HDF5.
-bool LooksLikeHdf5(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  in.read(magic, 8);
-  return in.gcount() == 8 && std::memcmp(magic, "\x89HDF\r\n\x1a\n", 8) == 0;
-}
 
 // Dense copy of an fclib matrix in any of its three storages; false if indices are invalid.
 bool ToDense(const fclib_matrix& m, Eigen::MatrixXd& out) {
@@ -55,7 +49,7 @@ bool ToDense(const fclib_matrix& m, Eigen::MatrixXd& out) {
 Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
-  if (!LooksLikeHdf5(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
+  if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
   fclib_local* local = fclib_read_local(path.c_str());
   if (local == nullptr) {
     return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing?)"};

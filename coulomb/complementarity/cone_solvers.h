@@ -1,0 +1,38 @@
+#pragma once
+// One entry point for the frictional contact (cone) solvers, selected by name.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "coulomb/complementarity/friction_contact_result.h"
+#include "coulomb/complementarity/nonsmooth_newton.h"
+#include "coulomb/complementarity/nsgs.h"
+
+namespace coulomb {
+
+enum class ConeSolverKind {
+  kNsgs,       // "nsgs"      Gauss–Seidel with the exact one-contact solver
+  kNewton,     // "nsn"       Alart–Curnier semismooth Newton
+  kProximal,   // "ppa"       proximal point around NSN (rank-deficient W, tight tolerances)
+  kPortfolio,  // "portfolio" NSGS, then PPA-NSN from its answer if NSGS misses the tolerance
+};
+
+std::string_view ToString(ConeSolverKind kind);
+std::optional<ConeSolverKind> ParseConeSolverKind(std::string_view name);
+std::vector<ConeSolverKind> AllConeSolverKinds();
+
+struct ConeSolverSettings {
+  double tolerance = 1e-8;  // on the ABH error, for every solver below
+  NsgsParams nsgs;
+  NonsmoothNewtonParams newton;
+  double proximal = 1e-2;           // σ / max diag(W) for "ppa" and the portfolio's second stage
+  int portfolio_nsgs_sweeps = 200;  // the portfolio's NSGS stage, before PPA takes over
+};
+
+FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,
+                                           ConeSolverKind kind,
+                                           const ConeSolverSettings& settings = {},
+                                           const Eigen::VectorXd& warm_start = {});
+
+}  // namespace coulomb

@@ -1,0 +1,50 @@
+#include "coulomb/complementarity/friction_cone.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace coulomb {
+
+Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& r, double mu) {
+  const double rn = r[0];
+  const double rt = r.tail<2>().norm();
+  if (rn >= 0 && rt <= mu * rn) return r;              // inside K_μ
+  if (mu * rt <= -rn) return Eigen::Vector3d::Zero();  // inside the polar cone
+  // Onto the boundary ray: minimize ‖(a, μ a ŝ) − r‖ over a ≥ 0.
+  const double a = (rn + mu * rt) / (1.0 + mu * mu);
+  Eigen::Vector3d p;
+  p[0] = a;
+  p.tail<2>() = (rt > 0 ? mu * a / rt : 0.0) * r.tail<2>();
+  return p;
+}
+
+Eigen::Vector3d DeSaxceVelocity(const Eigen::Vector3d& u, double mu) {
+  Eigen::Vector3d hat = u;
+  hat[0] += mu * u.tail<2>().norm();
+  return hat;
+}
+
+FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& problem,
+                                                  const Eigen::VectorXd& r) {
+  FrictionContactCertificate c;
+  c.u = problem.W * r + problem.q;
+  double residual2 = 0;
+  for (int i = 0; i < problem.num_contacts(); ++i) {
+    const double mu = problem.mu[i];
+    const Eigen::Vector3d ri = r.segment<3>(3 * i);
+    const Eigen::Vector3d hat = DeSaxceVelocity(c.u.segment<3>(3 * i), mu);
+    residual2 += (ri - ProjectOntoFrictionCone(ri - hat, mu)).squaredNorm();
+    c.cone_violation = std::max(c.cone_violation, (ri - ProjectOntoFrictionCone(ri, mu)).norm());
+    // K*_μ is the cone of aperture 1/μ: distance of û to it, via the projection onto K_{1/μ}
+    // (for μ = 0, K* is the half-space u_N ≥ 0).
+    const double dual =
+        mu > 0 ? (hat - ProjectOntoFrictionCone(hat, 1.0 / mu)).norm() : std::max(0.0, -hat[0]);
+    c.dual_violation = std::max(c.dual_violation, dual);
+    c.complementarity = std::max(c.complementarity, std::abs(ri.dot(hat)));
+  }
+  const double scale = problem.q.norm();
+  c.error = std::sqrt(residual2) / (scale > 1e-300 ? scale : 1.0);
+  return c;
+}
+
+}  // namespace coulomb

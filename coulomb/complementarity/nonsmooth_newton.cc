@@ -1,0 +1,133 @@
+#include "coulomb/complementarity/nonsmooth_newton.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "coulomb/base/stopwatch.h"
+
+namespace coulomb {
+namespace {
+
+// ρ_N, ρ_T per contact (ABH's heuristic; ρ = 1 is far worse when ‖W‖ is far from 1).
+Eigen::VectorXd AlartCurnierWeights(const Eigen::MatrixXd& W, int nc) {
+  Eigen::VectorXd rho(3 * nc);
+  for (int i = 0; i < nc; ++i) {
+    const double wn = W(3 * i, 3 * i);
+    const Eigen::Matrix2d Wt = W.block<2, 2>(3 * i + 1, 3 * i + 1);
+    const double wt = Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(Wt).eigenvalues().maxCoeff();
+    rho[3 * i] = wn > 0 ? 1.0 / wn : 1.0;
+    rho.segment<2>(3 * i + 1).setConstant(wt > 0 ? 1.0 / wt : rho[3 * i]);
+  }
+  return rho;
+}
+
+// G(r) and, when `jacobian` is given, one element of its generalized Jacobian.
+Eigen::VectorXd AlartCurnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
+                             const Eigen::VectorXd& mu, const Eigen::VectorXd& rho,
+                             const Eigen::VectorXd& r, Eigen::MatrixXd* jacobian) {
+  const int m = static_cast<int>(r.size());
+  const Eigen::VectorXd x = r - rho.cwiseProduct(W * r + q);
+  Eigen::VectorXd G(m);
+  // dΠ/dx, block diagonal; the Jacobian is I − dΠ/dx (I − diag(ρ) W).
+  Eigen::MatrixXd dPi = Eigen::MatrixXd::Zero(m, m);
+  for (int i = 0; i < m / 3; ++i) {
+    const double xn = x[3 * i];
+    const bool active = xn > 0;
+    const double radius = mu[i] * std::max(0.0, xn);
+    const Eigen::Vector2d xt = x.segment<2>(3 * i + 1);
+    const double norm = xt.norm();
+    G[3 * i] = r[3 * i] - std::max(0.0, xn);
+    dPi(3 * i, 3 * i) = active ? 1.0 : 0.0;
+    if (norm <= radius) {
+      G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - xt;
+      dPi.block<2, 2>(3 * i + 1, 3 * i + 1).setIdentity();
+    } else {
+      const Eigen::Vector2d s = xt / norm;
+      G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - radius * s;
+      dPi.block<2, 2>(3 * i + 1, 3 * i + 1) =
+          radius / norm * (Eigen::Matrix2d::Identity() - s * s.transpose());
+      if (active) dPi.block<2, 1>(3 * i + 1, 3 * i) = mu[i] * s;
+    }
+  }
+  if (jacobian != nullptr) {
+    Eigen::MatrixXd IminusRhoW = -(rho.asDiagonal() * W);
+    IminusRhoW.diagonal().array() += 1.0;
+    *jacobian = Eigen::MatrixXd::Identity(m, m) - dPi * IminusRhoW;
+  }
+  return G;
+}
+
+// Newton with Armijo backtracking on ½‖G‖² for FC(W, q, μ); returns the iterations used.
+int NewtonSolve(const Eigen::MatrixXd& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                double tolerance, int max_iterations, Eigen::VectorXd& r) {
+  const Eigen::VectorXd rho = AlartCurnierWeights(W, static_cast<int>(mu.size()));
+  const double scale = std::max(q.norm(), 1e-300);
+  Eigen::MatrixXd jacobian;
+  Eigen::VectorXd G = AlartCurnier(W, q, mu, rho, r, &jacobian);
+  int iteration = 0;
+  for (; iteration < max_iterations; ++iteration) {
+    const double merit = 0.5 * G.squaredNorm();
+    if (std::sqrt(2 * merit) <= 1e-2 * tolerance * scale) break;
+    // Partial pivoting is ~10x faster than full; fall back when the Jacobian is singular.
+    Eigen::VectorXd step = jacobian.partialPivLu().solve(-G);
+    if (!step.allFinite() || (jacobian * step + G).norm() > 1e-6 * G.norm()) {
+      step = jacobian.fullPivLu().solve(-G);
+    }
+    if (!step.allFinite()) break;
+    double t = 1.0;
+    bool accepted = false;
+    for (int k = 0; k < 30; ++k, t *= 0.5) {
+      const Eigen::VectorXd trial = r + t * step;
+      const Eigen::VectorXd Gt = AlartCurnier(W, q, mu, rho, trial, nullptr);
+      if (0.5 * Gt.squaredNorm() <= (1 - 1e-4 * t) * merit) {
+        r = trial;
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+    G = AlartCurnier(W, q, mu, rho, r, &jacobian);
+  }
+  return iteration;
+}
+
+}  // namespace
+
+FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem,
+                                           const NonsmoothNewtonParams& params,
+                                           const Eigen::VectorXd& warm_start) {
+  const Stopwatch clock;
+  const char* name = params.proximal > 0 ? "ppa" : "nsn";
+  if (std::string defect = ValidateFrictionContactProblem(problem); !defect.empty()) {
+    return MakeBadFrictionContactResult(name, defect);
+  }
+  const int nc = problem.num_contacts();
+  FrictionContactResult result;
+  result.solver = name;
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * nc);
+  if (warm_start.size() == 3 * nc && warm_start.allFinite()) r = warm_start;
+  if (params.proximal <= 0) {
+    result.iterations =
+        NewtonSolve(problem.W, problem.q, problem.mu, params.tolerance, params.max_iterations, r);
+  } else {
+    // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good.
+    const double wmax = nc > 0 ? problem.W.diagonal().maxCoeff() : 1.0;
+    double sigma = params.proximal * (wmax > 0 ? wmax : 1.0);
+    Eigen::MatrixXd Wsigma = problem.W;
+    for (int k = 0; k < params.max_proximal_iterations; ++k) {
+      if (CertifyFrictionContact(problem, r).error <= params.tolerance) break;
+      Wsigma.diagonal() = problem.W.diagonal().array() + sigma;
+      const Eigen::VectorXd q_k = problem.q - sigma * r;
+      result.iterations +=
+          NewtonSolve(Wsigma, q_k, problem.mu, params.tolerance, params.max_iterations, r);
+      sigma = std::max(0.5 * sigma, 1e-6 * wmax);  // keep some regularization
+    }
+  }
+  SetFrictionContactAnswer(problem, r, LcpStatus::kSolved, params.tolerance, result);
+  result.seconds = clock.Seconds();
+  return result;
+}
+
+}  // namespace coulomb

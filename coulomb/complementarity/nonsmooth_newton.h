@@ -1,0 +1,30 @@
+#pragma once
+// Global semismooth Newton on the Alart–Curnier function (NSN-AC, spec §3.3), optionally inside
+// a proximal-point loop (PPA-NSN).
+//
+// Per contact, with x = r − P u (P = diag(ρ_N, ρ_T, ρ_T), ρ_N = 1/W_NN, ρ_T = 1/λ_max(W_TT)):
+//   G_N = r_N − max(0, x_N),   G_T = r_T − Proj_{disk of radius μ max(0, x_N)}(x_T),
+// and G(r) = 0 is Coulomb's law. Newton steps use a generalized Jacobian of G and an Armijo
+// line search on ½‖G‖². Rank-deficient W (hyperstatic stacks, the main cause of NSN failure per
+// ABH) is handled by the proximal loop: each outer iteration solves FC(W + σI, q − σ r_k, μ),
+// whose Jacobian is nonsingular, and r_k converges to a solution of the original problem.
+
+#include <Eigen/Dense>
+
+#include "coulomb/complementarity/friction_contact_result.h"
+
+namespace coulomb {
+
+struct NonsmoothNewtonParams {
+  double tolerance = 1e-10;  // on FrictionContactCertificate::error
+  int max_iterations = 100;  // Newton iterations per (inner) solve
+  // Proximal weight σ relative to max diag(W); 0 turns the proximal loop off (plain NSN).
+  double proximal = 0;
+  int max_proximal_iterations = 200;
+};
+
+FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem,
+                                           const NonsmoothNewtonParams& params = {},
+                                           const Eigen::VectorXd& warm_start = {});
+
+}  // namespace coulomb

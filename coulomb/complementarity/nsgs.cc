@@ -1,0 +1,64 @@
+#include "coulomb/complementarity/nsgs.h"
+
+#include <fmt/format.h>
+
+#include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/single_contact_solver.h"
+
+namespace coulomb {
+
+FrictionContactResult SolveNsgs(const FrictionContactProblem& problem, const NsgsParams& params,
+                                const Eigen::VectorXd& warm_start) {
+  const Stopwatch clock;
+  if (std::string defect = ValidateFrictionContactProblem(problem); !defect.empty()) {
+    return MakeBadFrictionContactResult("nsgs", defect);
+  }
+  if (!(params.relaxation > 0 && params.relaxation < 2)) {
+    return MakeBadFrictionContactResult(
+        "nsgs", fmt::format("relaxation = {} must lie in (0, 2)", params.relaxation));
+  }
+  const int nc = problem.num_contacts();
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * nc);
+  if (warm_start.size() == 3 * nc && warm_start.allFinite()) {
+    for (int i = 0; i < nc; ++i) {
+      r.segment<3>(3 * i) = ProjectOntoFrictionCone(warm_start.segment<3>(3 * i), problem.mu[i]);
+    }
+  }
+  FrictionContactResult result;
+  result.solver = "nsgs";
+  // u = W r + q is kept up to date incrementally: a local update changes it by W_{:,i} Δr_i.
+  Eigen::VectorXd u = problem.W * r + problem.q;
+  LcpStatus status = LcpStatus::kIterationLimit;
+  for (int sweep = 0; sweep < params.max_sweeps; ++sweep) {
+    for (int i = 0; i < nc; ++i) {
+      const Eigen::Matrix3d Wii = problem.W.block<3, 3>(3 * i, 3 * i);
+      const Eigen::Vector3d ri = r.segment<3>(3 * i);
+      const Eigen::Vector3d qi = u.segment<3>(3 * i) - Wii * ri;  // others' contribution
+      Eigen::Vector3d next = SolveSingleContact(Wii, qi, problem.mu[i], ri).r;
+      if (params.relaxation != 1.0) {
+        next = ProjectOntoFrictionCone(ri + params.relaxation * (next - ri), problem.mu[i]);
+      }
+      const Eigen::Vector3d delta = next - ri;
+      if (delta.squaredNorm() > 0) {
+        r.segment<3>(3 * i) = next;
+        u.noalias() += problem.W.middleCols<3>(3 * i) * delta;
+      }
+    }
+    result.iterations = sweep + 1;
+    if (CertifyFrictionContact(problem, r).error <= params.tolerance) {
+      status = LcpStatus::kSolved;
+      break;
+    }
+  }
+  SetFrictionContactAnswer(problem, r, status, params.tolerance, result);
+  if (status == LcpStatus::kIterationLimit) {
+    result.message = fmt::format(
+        "{} sweeps reached with error {:.3g} > {:.3g}; raise max_sweeps "
+        "or use the nsn/ppa solver for tight tolerances",
+        params.max_sweeps, result.error, params.tolerance);
+  }
+  result.seconds = clock.Seconds();
+  return result;
+}
+
+}  // namespace coulomb

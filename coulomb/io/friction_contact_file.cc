@@ -1,0 +1,80 @@
+#include "coulomb/io/friction_contact_file.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "coulomb/io/fclib_file.h"
+#include "coulomb/io/numerics_matrix.h"
+#include "coulomb/io/token_reader.h"
+
+namespace coulomb {
+
+bool IsHdf5File(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  return in.gcount() == 8 && std::memcmp(magic, "\x89HDF\r\n\x1a\n", 8) == 0;
+}
+
+ProblemFileKind DetectProblemFileKind(const std::string& path) {
+  if (IsHdf5File(path)) return ProblemFileKind::kFrictionContact;
+  std::ifstream in(path);
+  long long header[5] = {};
+  for (long long& value : header) {
+    if (!(in >> value)) return ProblemFileKind::kLcp;
+  }
+  // Dimension 2 is recognized too, so that the reader can say 2D is unsupported.
+  const long long dim = header[0];
+  const bool local = (dim == 2 || dim == 3) && header[2] >= 0 && header[2] <= 2 &&
+                     header[3] == dim * header[1] && header[4] == dim * header[1];
+  return local ? ProblemFileKind::kFrictionContact : ProblemFileKind::kLcp;
+}
+
+Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& text,
+                                                             const std::string& origin) {
+  using io::ParseFailure;
+  try {
+    io::TokenReader in(text);
+    const auto dimension = in.NextInt("dimension", 2, 3);
+    if (dimension != 3) {
+      throw ParseFailure(in.line(), "dimension",
+                         "2D frictional contact problems are not supported (3 expected)");
+    }
+    constexpr std::int64_t kMaxContacts = 6000;  // W dense: (3 n_c)² doubles
+    const int nc = static_cast<int>(in.NextInt("number of contacts", 1, kMaxContacts));
+    FrictionContactProblem p;
+    io::ReadNumericsMatrix(in, 3 * nc, "W", p.W);
+    p.q.resize(3 * nc);
+    for (int i = 0; i < 3 * nc; ++i) p.q[i] = in.NextDouble(fmt::format("q[{}]", i));
+    p.mu.resize(nc);
+    for (int i = 0; i < nc; ++i) p.mu[i] = in.NextDouble(fmt::format("mu[{}]", i));
+    p.name = std::filesystem::path(origin).filename().string();
+    if (const std::string defect = ValidateFrictionContactProblem(p); !defect.empty()) {
+      throw ParseFailure(0, "", defect);
+    }
+    return p;
+  } catch (const ParseFailure& e) {
+    return InputError{origin, e.line, e.field, e.what()};
+  } catch (const std::bad_alloc&) {
+    return InputError{origin, 0, "", "out of memory while reading the problem"};
+  }
+}
+
+Expected<FrictionContactProblem> ReadFrictionContactFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
+  }
+  if (IsHdf5File(path)) return ReadFclibLocal(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return ParseSiconosFrictionContact(buffer.str(), path);
+}
+
+}  // namespace coulomb
