@@ -46,7 +46,7 @@ TEST(LcpFile, ErrorsNameLineAndField) {
   EXPECT_EQ(Error("2\n0\n2 2\n2 2\n1 3\n2 4\n-1\n"),
             "test.dat:8: q[1]: unexpected end of file (truncated?)");
   EXPECT_EQ(Error("2\n0\n2 3\n"), "test.dat:3: M: M is 2 x 3, not square");
-  EXPECT_EQ(Error("3\n0\n2 2\n"), "test.dat:3: M: M is 2 x 2 but n = 3");
+  EXPECT_EQ(Error("3\n0\n2 2\n"), "test.dat:3: M: M is 2 x 2 but the problem size is 3");
   EXPECT_EQ(Error("2\n7\n2 2\n"), "test.dat:2: M storage type: 7 is out of range [0, 2]");
   EXPECT_EQ(Error("two\n"), "test.dat:1: n (problem size): 'two' is not an integer");
   EXPECT_EQ(Error("   \n"), "test.dat:1: file is empty");
