@@ -11,6 +11,13 @@ class Stopwatch {
   double Seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
+  // Seconds since construction or the previous Lap, and restarts (for stage profiles).
+  double Lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+    return seconds;
+  }
 
  private:
   std::chrono::steady_clock::time_point start_;

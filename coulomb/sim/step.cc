@@ -1,36 +1,95 @@
 #include "coulomb/sim/step.h"
 
 #include <algorithm>
+#include <array>
 
+#include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
+namespace {
 
-StepReport StepVelocityLcp(const multibody::Model& model, multibody::Data& data,
-                           const geometry::CollisionWorld& world, Eigen::VectorXd& q,
-                           Eigen::VectorXd& v, const Eigen::VectorXd& tau, double h,
-                           const VelocityLcpParams& params) {
+constexpr std::array kFormulationNames = {
+    std::pair{FormulationKind::kVelocityLcp, std::string_view("velocity-lcp")},
+    std::pair{FormulationKind::kCone, std::string_view("cone")},
+};
+
+// The previous step's impulses of contacts that persist (same id), zero for new ones.
+Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
+  Eigen::VectorXd warm = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(set.contacts.size()));
+  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
+    const auto found = state.impulses.find(set.contacts[k].id);
+    if (set.contacts[k].id != 0 && found != state.impulses.end()) {
+      warm.segment<3>(3 * static_cast<Eigen::Index>(k)) = found->second;
+    }
+  }
+  return warm;
+}
+
+ContactSolution Solve(const contact::ContactProblem& problem, const StepSettings& settings,
+                      const Eigen::VectorXd& warm) {
+  switch (settings.formulation) {
+    case FormulationKind::kCone:
+      return SolveConeComplementarity(problem, settings.cone, warm);
+    case FormulationKind::kVelocityLcp:
+      break;
+  }
+  return SolveVelocityLcp(problem, settings.velocity_lcp, warm);
+}
+
+}  // namespace
+
+std::string_view ToString(FormulationKind kind) {
+  for (const auto& [k, name] : kFormulationNames) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+std::optional<FormulationKind> ParseFormulationKind(std::string_view name) {
+  for (const auto& [k, n] : kFormulationNames) {
+    if (n == name) return k;
+  }
+  return std::nullopt;
+}
+
+StepReport Step(const multibody::Model& model, multibody::Data& data,
+                const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
+                double h, const StepSettings& settings) {
   StepReport report;
+  Stopwatch clock;
   // 1. Contacts at the current poses.
-  multibody::CalcForwardKinematics(model, data, q, v);
-  const geometry::ContactDetection detection = geometry::FindContacts(world, data.X_world);
-  report.contacts = static_cast<int>(detection.contacts.contacts.size());
+  multibody::CalcForwardKinematics(model, data, state.q, state.v);
+  geometry::ContactDetection detection = geometry::FindContacts(world, data.X_world);
   report.unsupported_pairs = detection.unsupported_pairs;
   for (const geometry::Contact& c : detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);
   }
+  report.profile.collision = clock.Lap();
   // 2. The contact problem of this step.
   const contact::ContactProblem problem =
-      contact::BuildContactProblem(model, data, q, v, tau, detection.contacts, h);
-  // 3. The formulation.
-  const ContactSolution solution = SolveVelocityLcp(problem, params);
+      contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h);
+  report.profile.assembly = clock.Lap();
+  // 3. The formulation, warm-started from the contacts that persist.
+  const ContactSolution solution = Solve(problem, settings, WarmStart(state, detection.contacts));
   report.status = solution.status;
+  report.message = solution.message;
   report.iterations = solution.iterations;
   report.residual = solution.residual;
+  report.profile.solve = clock.Lap();
   // 4. Advance (the solver's best answer even when uncertified; the report says so).
-  v = solution.v_next;
-  q = multibody::IntegrateConfiguration(model, q, v, h);
+  state.v = solution.v_next;
+  state.q = multibody::IntegrateConfiguration(model, state.q, state.v, h);
+  state.time += h;
+  state.impulses.clear();
+  for (std::size_t k = 0; k < detection.contacts.contacts.size(); ++k) {
+    state.impulses[detection.contacts.contacts[k].id] =
+        solution.impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+  }
+  report.contacts = std::move(detection.contacts);
+  report.impulses = solution.impulses;
+  report.profile.advance = clock.Lap();
   return report;
 }
 

@@ -1,31 +1,66 @@
 #pragma once
 // One time step of a rigid-body model with contact, the stages of DESIGN.md read top to bottom:
-//   1. geometry::FindContacts   → ContactSet
-//   2. contact::BuildContactProblem → ContactProblem
-//   3. the formulation (here the velocity-level LCP) → ContactSolution
+//   1. geometry::FindContacts        → ContactSet
+//   2. contact::BuildContactProblem  → ContactProblem
+//   3. the formulation (velocity-level LCP or cone complementarity) → ContactSolution
 //   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler)
-// Later issues add the other formulations, the recorder and the profile; the shape stays.
+// Each stage is timed into StepReport::profile.
 
 #include <Eigen/Dense>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
+#include "coulomb/formulations/cone/cone_complementarity.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::sim {
 
-struct StepReport {
-  int contacts = 0;
-  int unsupported_pairs = 0;
-  LcpStatus status = LcpStatus::kSolved;
-  int iterations = 0;
-  double residual = 0;
-  double max_penetration = 0;  // m, max(0, −φ) over the contacts at the start of the step
+enum class FormulationKind {
+  kVelocityLcp,  // "velocity-lcp": Stewart–Trinkle / Anitescu–Potra pyramid LCP
+  kCone,         // "cone": exact Coulomb cone (De Saxcé), NSGS / NSN / PPA
+};
+std::string_view ToString(FormulationKind kind);
+std::optional<FormulationKind> ParseFormulationKind(std::string_view name);
+
+struct StepSettings {
+  FormulationKind formulation = FormulationKind::kVelocityLcp;
+  VelocityLcpParams velocity_lcp;
+  ConeParams cone;
 };
 
-StepReport StepVelocityLcp(const multibody::Model& model, multibody::Data& data,
-                           const geometry::CollisionWorld& world, Eigen::VectorXd& q,
-                           Eigen::VectorXd& v, const Eigen::VectorXd& tau, double time_step,
-                           const VelocityLcpParams& params = {});
+// The mutable simulation state (beside multibody::Data's caches).
+struct State {
+  Eigen::VectorXd q, v;
+  double time = 0;  // s
+  // Last step's impulses by persistent contact id: the next step's warm start.
+  std::unordered_map<std::uint64_t, Eigen::Vector3d> impulses;
+};
+
+struct StepProfile {  // seconds per stage
+  double collision = 0, assembly = 0, solve = 0, advance = 0;
+  double Total() const { return collision + assembly + solve + advance; }
+};
+
+struct StepReport {
+  int unsupported_pairs = 0;
+  LcpStatus status = LcpStatus::kSolved;
+  std::string message;
+  int iterations = 0;
+  double residual = 0;
+  double max_penetration = 0;     // m, max(0, −φ) over the contacts at the start of the step
+  geometry::ContactSet contacts;  // the step's contacts and their impulses (n, t, o), N s
+  Eigen::VectorXd impulses;
+  StepProfile profile;
+  int num_contacts() const { return static_cast<int>(contacts.contacts.size()); }
+};
+
+StepReport Step(const multibody::Model& model, multibody::Data& data,
+                const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
+                double time_step, const StepSettings& settings = {});
 
 }  // namespace coulomb::sim

@@ -11,7 +11,8 @@
 namespace coulomb {
 
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
-                                 const VelocityLcpParams& params) {
+                                 const VelocityLcpParams& params,
+                                 const Eigen::VectorXd& /*warm_start*/) {
   const Stopwatch clock;
   ContactSolution out;
   const int nc = problem.num_contacts();
@@ -26,14 +27,8 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
     out.impulses.resize(0);
     return out;
   }
-  const Eigen::LLT<Eigen::MatrixXd> mass(problem.M);
-  const Eigen::MatrixXd MinvJt = mass.solve(problem.J.transpose());
-  const Eigen::MatrixXd W = problem.J * MinvJt;
-  Eigen::VectorXd q = problem.J * problem.v_star;
-  for (int k = 0; k < nc; ++k) {
-    q[3 * k] += params.position_correction * problem.phi[k] / problem.time_step;
-  }
-  const LcpProblem lcp = MakeStewartTrinkleLcp(W, q, problem.mu, params.directions);
+  const LocalContactProblem local = MakeLocalContactProblem(problem, params.position_correction);
+  const LcpProblem lcp = MakeStewartTrinkleLcp(local.W, local.q, problem.mu, params.directions);
   const LcpResult r = SolveLcp(lcp, params.solver, params.settings);
   out.status = r.status;
   out.message = r.message;
@@ -52,7 +47,7 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
       }
     }
   }
-  out.v_next = problem.v_star + MinvJt * out.impulses;
+  out.v_next = problem.v_star + local.MinvJt * out.impulses;
   out.seconds = clock.Seconds();
   return out;
 }

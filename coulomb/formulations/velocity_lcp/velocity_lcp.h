@@ -8,10 +8,10 @@
 // and lets contacts within the margin close exactly). Lemke processes it for every μ ≥ 0.
 
 #include <Eigen/Dense>
-#include <string>
 
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/contact_solution.h"
 
 namespace coulomb {
 
@@ -22,19 +22,10 @@ struct VelocityLcpParams {
   LcpSolverSettings settings;
 };
 
-// What a formulation returns for one step (DESIGN.md: ContactSolution).
-struct ContactSolution {
-  LcpStatus status = LcpStatus::kBadInput;
-  std::string message;
-  Eigen::VectorXd v_next;    // v⁺
-  Eigen::VectorXd impulses;  // 3 n_c, (n, t, o) per contact, N s
-  int iterations = 0;
-  double residual = 0;  // the LCP certificate's worst measure
-  double seconds = 0;
-  bool ok() const { return status == LcpStatus::kSolved; }
-};
-
+// `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is unused by Lemke but
+// kept so every formulation has the same signature.
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
-                                 const VelocityLcpParams& params = {});
+                                 const VelocityLcpParams& params = {},
+                                 const Eigen::VectorXd& warm_start = {});
 
 }  // namespace coulomb

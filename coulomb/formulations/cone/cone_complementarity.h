@@ -1,0 +1,30 @@
+#pragma once
+// The cone complementarity formulation (spec §3.3–4): the exact Coulomb cone at the velocity
+// level, with De Saxcé's bipotential, K*_μ ∋ û ⊥ γ ∈ K_μ for the impulses γ and the contact
+// velocity u = W γ + q of LocalContactProblem. Unlike the pyramid LCP there is no polygonal
+// anisotropy and no relaxation (no spurious normal velocity while sliding, unlike the convex
+// CCP/SAP relaxation). Solved by any cone solver (NSGS default), warm-started.
+
+#include <Eigen/Dense>
+
+#include "coulomb/complementarity/cone_solvers.h"
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/contact_solution.h"
+
+namespace coulomb {
+
+struct ConeParams {
+  double position_correction = 1.0;  // κ in [0, 1], as in VelocityLcpParams
+  ConeSolverKind solver = ConeSolverKind::kPortfolio;
+  ConeSolverSettings settings = [] {
+    ConeSolverSettings s;
+    s.tolerance = 1e-6;  // ABH error of each step's problem
+    return s;
+  }();
+};
+
+ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
+                                         const ConeParams& params = {},
+                                         const Eigen::VectorXd& warm_start = {});
+
+}  // namespace coulomb
