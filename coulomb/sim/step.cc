@@ -54,6 +54,13 @@ std::optional<FormulationKind> ParseFormulationKind(std::string_view name) {
   return std::nullopt;
 }
 
+State MakeRestState(const multibody::Model& model) {
+  State state;
+  state.q = model.NeutralConfiguration();
+  state.v = Eigen::VectorXd::Zero(model.nv);
+  return state;
+}
+
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
                 double h, const StepSettings& settings) {

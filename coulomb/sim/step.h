@@ -41,6 +41,9 @@ struct State {
   std::unordered_map<std::uint64_t, Eigen::Vector3d> impulses;
 };
 
+// The neutral configuration at rest, at t = 0.
+State MakeRestState(const multibody::Model& model);
+
 struct StepProfile {  // seconds per stage
   double collision = 0, assembly = 0, solve = 0, advance = 0;
   double Total() const { return collision + assembly + solve + advance; }

@@ -54,7 +54,7 @@ InclineRun RunIncline(double mu, double slope, double seconds, double h,
   const Eigen::Matrix3d R = Eigen::AngleAxisd(slope, Eigen::Vector3d::UnitY()).toRotationMatrix();
   world.Add({"incline", -1, geometry::HalfSpace{}, {R, Eigen::Vector3d::Zero()}, mu});
   multibody::Data data = multibody::MakeData(model);
-  sim::State state{model.NeutralConfiguration(), Eigen::VectorXd::Zero(6)};
+  sim::State state = sim::MakeRestState(model);
   Eigen::VectorXd& q = state.q;
   Place(model, 0, R, R * Eigen::Vector3d(0, 0, 0.1), q);
   const Eigen::Vector3d start = q.head<3>();
@@ -105,7 +105,7 @@ TEST_P(SteppingTest, StackOfFiveCubesStands) {
   for (int k = 0; k < 5; ++k) AddCube(model, world, 0.1, 1.0, 0.5);
   world.Add({"ground", -1, geometry::HalfSpace{}, {}, 0.5});
   multibody::Data data = multibody::MakeData(model);
-  sim::State state{model.NeutralConfiguration(), Eigen::VectorXd::Zero(model.nv)};
+  sim::State state = sim::MakeRestState(model);
   Eigen::VectorXd &q = state.q, &v = state.v;
   for (int k = 0; k < 5; ++k)
     Place(model, k, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0, 0, 0.1 + 0.2 * k), q);
