@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config git
   libeigen3-dev          # dense linear algebra (MPL-2.0)
   libcli11-dev           # command-line parsing (BSD-3)
+  libyaml-cpp-dev        # scene files (MIT)
+  chromium               # headless viewer test (BSD-3 and others)
   libfmt-dev             # formatting (MIT)
   nlohmann-json3-dev     # JSON problem files and --json output (MIT)
   libfclib-dev           # FCLib HDF5 frictional-contact problem files (Apache-2.0)
@@ -24,6 +26,11 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm fetches three.js (MIT) for the HTML viewer at build time. A machine whose Node.js comes
+# from elsewhere (NodeSource bundles npm) must not get Debian's npm on top of it.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"
   exit 0

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
 #include "apps/coulomb/trinkle_study.h"
 
@@ -32,6 +33,24 @@ int main(int argc, char** argv) {
                    "ABH error, default 1e-8)")
       ->capture_default_str();
 
+  coulomb::app::RunOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
+  run_cmd->add_option("scene", run.scene, "scene file")->required();
+  run_cmd->add_option("--formulation", run.formulation,
+                      "velocity-lcp | cone (default: the scene's)");
+  run_cmd->add_option("--solver", run.solver, "LCP or cone solver name (default: the scene's)");
+  run_cmd->add_option("--dt", run.time_step, "time step, s (default: the scene's)");
+  run_cmd->add_option("--duration", run.duration, "simulated time, s (default: the scene's)");
+  run_cmd->add_option("--out", run.out_dir, "write trajectory.csv, steps.csv, summary.json here");
+  run_cmd->add_option("--html", run.html, "write a self-contained HTML replay to this file");
+  run_cmd->add_flag("--json", run.json, "print the run summary as JSON on stdout");
+  run_cmd->add_flag("--force", run.force, "replace existing output files");
+  run_cmd->add_flag("--quiet", run.quiet, "no progress display");
+  std::string info_scene;
+  CLI::App* info_cmd =
+      app.add_subcommand("info", "Summarize a scene: bodies, DoFs, shapes, contacts at t = 0");
+  info_cmd->add_option("scene", info_scene, "scene file")->required();
+
   CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
   bench_cmd->require_subcommand(1);
   coulomb::app::TrinkleStudyOptions study;
@@ -53,6 +72,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+    if (run_cmd->parsed()) return coulomb::app::RunScene(run);
+    if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
     if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
   } catch (const std::exception& e) {
     // The library reports user errors as values; reaching here means memory ran out or a bug.

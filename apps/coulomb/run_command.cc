@@ -1,0 +1,149 @@
+#include "apps/coulomb/run_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "coulomb/complementarity/cone_solvers.h"
+#include "coulomb/complementarity/lcp_solver_kind.h"
+#include "coulomb/io/html_replay.h"
+#include "coulomb/io/run_outputs.h"
+#include "coulomb/io/scene_file.h"
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb::app {
+namespace {
+
+int Fail(const std::string& message) {
+  fmt::print(stderr, "error: {}\n", message);
+  return 2;
+}
+
+// Applies the command-line overrides; returns "" or what is wrong.
+std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
+  if (!o.formulation.empty()) {
+    const auto kind = sim::ParseFormulationKind(o.formulation);
+    if (!kind) return "--formulation: unknown '" + o.formulation + "' (velocity-lcp, cone)";
+    scene.settings.formulation = *kind;
+  }
+  if (!o.solver.empty()) {
+    if (scene.settings.formulation == sim::FormulationKind::kCone) {
+      const auto kind = ParseConeSolverKind(o.solver);
+      if (!kind)
+        return "--solver: unknown cone solver '" + o.solver + "' (nsgs, nsn, ppa, portfolio)";
+      scene.settings.cone.solver = *kind;
+    } else {
+      const auto kind = ParseLcpSolverKind(o.solver);
+      if (!kind)
+        return "--solver: unknown LCP solver '" + o.solver +
+               "' (lemke, fip, ipm, newton, pgs, enum, portfolio)";
+      scene.settings.velocity_lcp.solver = *kind;
+    }
+  }
+  if (o.time_step != 0) {
+    if (!(o.time_step > 0 && o.time_step <= 10))
+      return fmt::format("--dt: {} is not in (0, 10] s", o.time_step);
+    scene.time_step = o.time_step;
+  }
+  if (o.duration >= 0) scene.duration = o.duration;
+  return sim::ValidateScene(scene);
+}
+
+// A bar on a terminal; otherwise a plain line every 10 %.
+sim::ProgressCallback MakeProgress(bool quiet) {
+  if (quiet) return nullptr;
+  const bool terminal = isatty(fileno(stderr)) != 0;
+  return [terminal, last = -1](int done, int total) mutable {
+    const int percent = total > 0 ? 100 * done / total : 100;
+    if (terminal) {
+      if (percent != last) {
+        const int width = 40, filled = width * percent / 100;
+        fmt::print(stderr, "\r[{}{}] {:3d}% ({}/{} steps)", std::string(filled, '#'),
+                   std::string(width - filled, '.'), percent, done, total);
+        if (done == total) fmt::print(stderr, "\n");
+      }
+    } else if (percent / 10 != last / 10 || done == total) {
+      fmt::print(stderr, "progress: {}% ({}/{} steps)\n", percent, done, total);
+    }
+    last = percent;
+    return true;
+  };
+}
+
+}  // namespace
+
+int RunScene(const RunOptions& options) {
+  Expected<sim::Scene> loaded = io::ReadSceneFile(options.scene);
+  if (!loaded.ok()) return Fail(loaded.error().ToString());
+  sim::Scene& scene = loaded.value();
+  if (std::string defect = ApplyOverrides(options, scene); !defect.empty()) return Fail(defect);
+  for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
+  const bool record = !options.out_dir.empty() || !options.html.empty();
+  sim::Recording recording;
+  const sim::RunSummary summary =
+      sim::Simulate(scene, record ? &recording : nullptr, MakeProgress(options.quiet));
+  if (!options.out_dir.empty()) {
+    if (auto e = io::WriteRunOutputs(scene, recording, summary, options.out_dir, options.force)) {
+      return Fail(e->ToString());
+    }
+  }
+  if (!options.html.empty()) {
+    if (auto e = io::WriteHtmlReplay(scene, recording, options.html, options.force)) {
+      return Fail(e->ToString());
+    }
+  }
+  if (options.json) {
+    fmt::print("{}", io::FormatSummaryJson(summary));
+  } else {
+    fmt::print("{}: {} steps of {} s ({} s simulated) with {} / {}\n", scene.name, summary.steps,
+               scene.time_step, summary.sim_time, summary.formulation, summary.solver);
+    fmt::print("  wall {:.3f} s, {:.1f} us/step (max {:.1f}), contacts mean {:.1f} max {}\n",
+               summary.wall_seconds, summary.mean_step_us, summary.max_step_us,
+               summary.mean_contacts, summary.max_contacts);
+    fmt::print("  max penetration {:.3e} m, failed steps {}, energy {:.6g} -> {:.6g} J\n",
+               summary.max_penetration, summary.failed_steps, summary.initial_energy,
+               summary.final_energy);
+    if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
+    if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
+  }
+  if (summary.failed_steps > 0) {
+    fmt::print(stderr, "warning: {} step(s) not certified; first: {}\n", summary.failed_steps,
+               summary.first_failure);
+    return 1;
+  }
+  return 0;
+}
+
+int RunInfo(const std::string& scene_path) {
+  Expected<sim::Scene> loaded = io::ReadSceneFile(scene_path);
+  if (!loaded.ok()) return Fail(loaded.error().ToString());
+  const sim::Scene& scene = loaded.value();
+  for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
+  fmt::print("scene {} ({})\n", scene.name, scene_path);
+  fmt::print("  {} bodies, nq = {}, nv = {}, total mass {:.6g} kg\n", scene.model.bodies.size(),
+             scene.model.nq, scene.model.nv, scene.model.TotalMass());
+  for (const multibody::Body& b : scene.model.bodies) {
+    fmt::print("    {:<24} joint {:<10} parent {:<16} mass {:.6g} kg\n", b.name,
+               multibody::ToString(b.joint),
+               b.parent < 0 ? std::string("world") : scene.model.bodies[b.parent].name,
+               b.inertia.mass);
+  }
+  fmt::print("  {} collision geometries, margin {} m\n", scene.world.geometries.size(),
+             scene.world.margin);
+  for (const geometry::CollisionGeometry& g : scene.world.geometries) {
+    fmt::print("    {:<24} {:<10} on {:<16} mu {}\n", g.name, geometry::ShapeName(g.shape),
+               g.body < 0 ? std::string("world") : scene.model.bodies[g.body].name, g.friction);
+  }
+  multibody::Data data = multibody::MakeData(scene.model);
+  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  const geometry::ContactDetection detection = geometry::FindContacts(scene.world, data.X_world);
+  fmt::print("  contacts at t = 0: {} ({} unsupported shape pairs)\n",
+             detection.contacts.contacts.size(), detection.unsupported_pairs);
+  fmt::print("  time step {} s, duration {} s ({} steps), formulation {}, {} actuators\n",
+             scene.time_step, scene.duration, scene.NumSteps(),
+             sim::ToString(scene.settings.formulation), scene.actuators.size());
+  return 0;
+}
+
+}  // namespace coulomb::app

@@ -1,0 +1,25 @@
+#pragma once
+// The files a run writes (documented in docs/scene-format.md, "Outputs"):
+//  * trajectory.csv — one row per recorded frame: time, then every generalized position q
+//    (columns named body.coordinate, floating joints as x y z qw qx qy qz), then every v;
+//  * steps.csv      — one row per step: step, time, contacts, status, iterations, residual,
+//    max_penetration_m, and the stage times in µs;
+//  * summary.json   — RunSummary as one JSON object.
+// Existing files are never replaced unless `overwrite`.
+
+#include <optional>
+#include <string>
+
+#include "coulomb/base/error.h"
+#include "coulomb/sim/scene.h"
+#include "coulomb/sim/simulate.h"
+
+namespace coulomb::io {
+
+std::string FormatSummaryJson(const sim::RunSummary& summary);
+
+std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
+                                          const sim::RunSummary& summary,
+                                          const std::string& directory, bool overwrite);
+
+}  // namespace coulomb::io

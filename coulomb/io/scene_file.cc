@@ -1,0 +1,503 @@
+#include "coulomb/io/scene_file.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "coulomb/geometry/mass_properties.h"
+#include "coulomb/io/yaml_fields.h"
+#include "coulomb/multibody/urdf_import.h"
+
+namespace coulomb::io {
+namespace {
+
+using multibody::Body;
+using multibody::JointType;
+using multibody::Transform;
+
+struct Material {
+  double friction = 0.5, restitution = 0;
+};
+
+// What a body name refers to while reading: a model body, or static geometry fixed in the world.
+struct BodyRef {
+  int body = -1;  // −1 for static bodies
+  Transform X_WB;
+};
+
+struct SceneReader {
+  sim::Scene scene;
+  std::string base_dir;
+  std::map<std::string, Material> materials;
+  std::map<std::string, BodyRef> bodies;
+  std::vector<std::pair<int, Field>> initial_values;  // (body, value field) for 1-DoF joints
+
+  void Read(const Field& root);
+  void ReadSettings(const Field& root);
+  void ReadSolver(const Field& solver);
+  void ReadMaterials(const Field& list);
+  void ReadBody(const Field& body);
+  void ReadUrdf(const Field& entry);
+  void ReadActuator(const Field& entry);
+  std::vector<std::pair<geometry::Shape, Transform>> ReadShapes(const Field& body, int owner,
+                                                                const Transform& X_WB);
+  Material ShapeMaterial(const Field& shape) const;
+  std::string ResolvePath(const std::string& path) const;
+};
+
+std::string SceneReader::ResolvePath(const std::string& path) const {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
+}
+
+geometry::Shape ReadShape(const Field& f) {
+  const std::string type = f["type"].String();
+  if (type == "box") {
+    f.CheckKeys({"type", "size", "position", "orientation", "material", "friction", "restitution",
+                 "color"});
+    const Eigen::Vector3d size = f["size"].Vector3();
+    if (!(size.minCoeff() > 0)) f["size"].Fail("every extent must be positive (m)");
+    return geometry::Box{0.5 * size};
+  }
+  f.CheckKeys({"type", "radius", "length", "position", "orientation", "material", "friction",
+               "restitution", "color"});
+  if (type == "halfspace") return geometry::HalfSpace{};
+  const double radius = f["radius"].DoubleIn(1e-9, 1e9);
+  if (type == "sphere") return geometry::Sphere{radius};
+  const double length = f["length"].DoubleIn(0, 1e9);
+  if (type == "capsule") return geometry::Capsule{radius, 0.5 * length};
+  if (type == "cylinder") return geometry::Cylinder{radius, 0.5 * length};
+  f["type"].Fail(
+      fmt::format("unknown shape '{}' (box, sphere, capsule, cylinder, halfspace)", type));
+}
+
+Material SceneReader::ShapeMaterial(const Field& shape) const {
+  Material m;
+  if (shape.Has("material")) {
+    const std::string name = shape["material"].String();
+    const auto found = materials.find(name);
+    if (found == materials.end()) shape["material"].Fail("unknown material '" + name + "'");
+    m = found->second;
+  }
+  if (shape.Has("friction")) m.friction = shape["friction"].DoubleIn(0, 1e6);
+  if (shape.Has("restitution")) m.restitution = shape["restitution"].DoubleIn(0, 1);
+  return m;
+}
+
+std::vector<std::pair<geometry::Shape, Transform>> SceneReader::ReadShapes(const Field& body,
+                                                                           int owner,
+                                                                           const Transform& X_WB) {
+  std::vector<std::pair<geometry::Shape, Transform>> shapes;
+  if (!body.Has("shapes")) return shapes;
+  const Field list = body["shapes"];
+  for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
+    const Field f = list.At(i);
+    f.RequireMap();
+    const geometry::Shape shape = ReadShape(f);
+    if (owner >= 0 && std::holds_alternative<geometry::HalfSpace>(shape)) {
+      f["type"].Fail("a halfspace can only belong to a fixed body (it has no finite mass)");
+    }
+    const Transform X_BG{OptionalRotation(f, "orientation"),
+                         OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
+    const Material material = ShapeMaterial(f);
+    geometry::CollisionGeometry g;
+    g.name = fmt::format("{}/{}", body["name"].String(), i);
+    g.body = owner;
+    g.shape = shape;
+    g.X_BG = owner >= 0 ? X_BG : X_WB * X_BG;
+    g.friction = material.friction;
+    g.restitution = material.restitution;
+    scene.world.Add(g);
+    scene.geometry_colors.push_back(OptionalString(f, "color", owner >= 0 ? "#d08040" : "#9aa4ad"));
+    shapes.emplace_back(shape, X_BG);
+  }
+  return shapes;
+}
+
+// Mass properties from the shapes at uniform density, or as given.
+multibody::Inertia ReadInertia(const Field& f,
+                               const std::vector<std::pair<geometry::Shape, Transform>>& shapes) {
+  multibody::Inertia inertia;
+  double volume = 0;
+  for (const auto& [shape, X] : shapes) volume += geometry::ShapeVolume(shape);
+  if (f.Has("mass") && f.Has("density")) f.Fail("give mass or density, not both");
+  double density = OptionalDouble(f, "density", 1000.0);
+  if (f.Has("mass")) {
+    inertia.mass = f["mass"].DoubleIn(1e-12, 1e12);
+    if (volume > 0) density = inertia.mass / volume;
+  } else {
+    inertia.mass = density * volume;
+  }
+  if (!(inertia.mass > 0)) f.Fail("the body has no mass: give mass (kg) or shapes with volume");
+  if (f.Has("inertia")) {
+    const Eigen::Vector3d diagonal = f["inertia"].Vector3();
+    if (!(diagonal.minCoeff() > 0)) f["inertia"].Fail("principal moments must be positive");
+    inertia.rotational = diagonal.asDiagonal();
+    inertia.com = OptionalVector3(f, "com", Eigen::Vector3d::Zero());
+    return inertia;
+  }
+  if (volume <= 0) f.Fail("give inertia: [Ixx, Iyy, Izz] (kg m²) for a body without shapes");
+  for (const auto& [shape, X] : shapes) inertia.com += density * geometry::ShapeVolume(shape) * X.p;
+  inertia.com /= inertia.mass;
+  for (const auto& [shape, X] : shapes) {
+    const double m = density * geometry::ShapeVolume(shape);
+    const Eigen::Vector3d d = X.p - inertia.com;
+    inertia.rotational += m * (X.R * geometry::UnitRotationalInertia(shape) * X.R.transpose() +
+                               (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose()));
+  }
+  return inertia;
+}
+
+void SceneReader::ReadBody(const Field& f) {
+  f.CheckKeys({"name", "joint", "parent", "axis", "position", "orientation", "mass", "density",
+               "inertia", "com", "velocity", "angular_velocity", "initial", "initial_velocity",
+               "damping", "lower", "upper", "effort", "shapes"});
+  const std::string name = f["name"].String();
+  if (bodies.count(name)) f["name"].Fail("a body named '" + name + "' already exists");
+  const std::string joint = OptionalString(f, "joint", "floating");
+  const Transform placement{OptionalRotation(f, "orientation"),
+                            OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
+  BodyRef parent;
+  if (f.Has("parent")) {
+    const auto found = bodies.find(f["parent"].String());
+    if (found == bodies.end()) f["parent"].Fail("no earlier body of that name");
+    parent = found->second;
+  }
+  if (joint == "fixed" && parent.body < 0) {  // static geometry, part of the world
+    bodies[name] = {-1, parent.X_WB * placement};
+    ReadShapes(f, -1, parent.X_WB * placement);
+    return;
+  }
+  Body body;
+  body.name = name;
+  body.joint_name = name;
+  const std::map<std::string, JointType> types = {{"floating", JointType::kFloating},
+                                                  {"revolute", JointType::kRevolute},
+                                                  {"prismatic", JointType::kPrismatic},
+                                                  {"ball", JointType::kBall},
+                                                  {"fixed", JointType::kFixed}};
+  const auto type = types.find(joint);
+  if (type == types.end()) {
+    f["joint"].Fail("unknown joint '" + joint + "' (floating, revolute, prismatic, ball, fixed)");
+  }
+  body.joint = type->second;
+  if (body.joint == JointType::kFloating && f.Has("parent")) {
+    f["parent"].Fail("a floating body moves freely in the world: remove parent");
+  }
+  body.parent = parent.body;
+  // Floating bodies start at `placement` through q; the others are placed by their joint frame.
+  body.placement = body.joint == JointType::kFloating ? Transform{}
+                   : parent.body < 0                  ? parent.X_WB * placement
+                                                      : placement;
+  if (f.Has("axis")) {
+    const Eigen::Vector3d axis = f["axis"].Vector3();
+    if (axis.norm() < 1e-9) f["axis"].Fail("is zero");
+    body.axis = axis.normalized();
+  }
+  body.damping = OptionalDouble(f, "damping", 0.0);
+  body.position_lower = OptionalDouble(f, "lower", -INFINITY);
+  body.position_upper = OptionalDouble(f, "upper", INFINITY);
+  body.effort_limit = OptionalDouble(f, "effort", INFINITY);
+  const int index = static_cast<int>(scene.model.bodies.size());
+  const Transform X_WB = parent.X_WB * placement;  // at the neutral configuration
+  body.inertia = ReadInertia(f, ReadShapes(f, index, X_WB));
+  scene.model.AddBody(body);
+  bodies[name] = {index, X_WB};
+  if (f.Has("initial")) initial_values.emplace_back(index, f["initial"]);
+  if (body.joint == JointType::kFloating) {
+    initial_values.emplace_back(index, f);  // pose and velocities, applied after the model is built
+  } else if (f.Has("velocity") || f.Has("angular_velocity")) {
+    f.Fail("velocity/angular_velocity are for floating bodies; use initial_velocity");
+  }
+}
+
+void SceneReader::ReadUrdf(const Field& f) {
+  f.CheckKeys({"file", "package_map", "position", "orientation", "floating_base", "strict",
+               "friction", "initial", "name"});
+  multibody::UrdfOptions options;
+  if (f.Has("package_map")) {
+    const Field map = f["package_map"];
+    map.RequireMap();
+    for (const auto& entry : map.node) {
+      options.package_map[entry.first.as<std::string>()] =
+          ResolvePath(map[entry.first.as<std::string>()].String());
+    }
+  }
+  options.floating_base = f.Has("floating_base") && f["floating_base"].Bool();
+  options.strict = f.Has("strict") && f["strict"].Bool();
+  const std::string file = ResolvePath(f["file"].String());
+  Expected<multibody::UrdfImport> urdf = multibody::ReadUrdf(file, options);
+  if (!urdf.ok()) f["file"].Fail(urdf.error().ToString());
+  const multibody::UrdfImport& robot = urdf.value();
+  const Transform X_WBase{OptionalRotation(f, "orientation"),
+                          OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
+  const double friction = f.Has("friction") ? f["friction"].DoubleIn(0, 1e6) : 0.5;
+  const int offset = static_cast<int>(scene.model.bodies.size());
+  for (Body body : robot.model.bodies) {
+    if (bodies.count(body.name)) f.Fail("body '" + body.name + "' already exists in the scene");
+    if (body.parent < 0) {
+      body.placement = X_WBase * body.placement;
+    } else {
+      body.parent += offset;
+    }
+    const int index = scene.model.AddBody(body);
+    bodies[body.name] = {index, {}};
+  }
+  for (const multibody::CollisionGeometry& c : robot.collisions) {
+    geometry::CollisionGeometry g;
+    g.name = fmt::format("{}/{}", robot.model.bodies[c.body].name, scene.world.geometries.size());
+    g.body = c.body + offset;
+    g.X_BG = c.X_BG;
+    g.friction = friction;
+    using Kind = multibody::CollisionGeometry::Shape;
+    if (c.shape == Kind::kBox) {
+      g.shape = geometry::Box{0.5 * c.size};
+    } else if (c.shape == Kind::kSphere) {
+      g.shape = geometry::Sphere{c.size[0]};
+    } else if (c.shape == Kind::kCylinder) {
+      g.shape = geometry::Cylinder{c.size[0], 0.5 * c.size[1]};
+    } else {
+      scene.warnings.push_back(
+          fmt::format("{}: link '{}': mesh collision geometry is not supported yet; it is skipped",
+                      file, robot.model.bodies[c.body].name));
+      continue;
+    }
+    scene.world.Add(g);
+    scene.geometry_colors.push_back("#c8c8d0");
+  }
+  for (const std::string& w : robot.warnings) scene.warnings.push_back(file + ": " + w);
+  if (!robot.couplers.empty()) {
+    scene.warnings.push_back(fmt::format(
+        "{}: {} <mimic> coupler(s) are not enforced by the velocity-LCP and cone formulations",
+        file, robot.couplers.size()));
+  }
+  if (f.Has("initial")) {
+    const Field initial = f["initial"];
+    initial.RequireMap();
+    for (const auto& entry : initial.node) {
+      const std::string joint = entry.first.as<std::string>();
+      int found = -1;
+      for (int b = offset; b < static_cast<int>(scene.model.bodies.size()); ++b) {
+        if (scene.model.bodies[b].joint_name == joint) found = b;
+      }
+      if (found < 0) initial[joint].Fail("no joint of that name in " + file);
+      initial_values.emplace_back(found, initial[joint]);
+    }
+  }
+}
+
+sim::Profile ReadProfile(const Field& f) {
+  sim::Profile p;
+  if (f.node.IsScalar()) {
+    p.value = f.Double();
+    return p;
+  }
+  f.CheckKeys({"constant", "ramp", "sine", "waypoints"});
+  if (f.node.size() != 1) f.Fail("give exactly one of constant, ramp, sine, waypoints");
+  if (f.Has("constant")) {
+    p.value = f["constant"].Double();
+  } else if (f.Has("ramp")) {
+    const Field r = f["ramp"];
+    r.CheckKeys({"from", "to", "start", "end"});
+    p.kind = sim::Profile::Kind::kRamp;
+    p.from = r["from"].Double();
+    p.to = r["to"].Double();
+    p.start = OptionalDouble(r, "start", 0.0);
+    p.end = r["end"].Double();
+    if (!(p.end > p.start)) r["end"].Fail("must be after start");
+  } else if (f.Has("sine")) {
+    const Field s = f["sine"];
+    s.CheckKeys({"offset", "amplitude", "frequency", "phase"});
+    p.kind = sim::Profile::Kind::kSine;
+    p.offset = OptionalDouble(s, "offset", 0.0);
+    p.amplitude = s["amplitude"].Double();
+    p.frequency = s["frequency"].DoubleIn(0, 1e6);
+    p.phase = OptionalDouble(s, "phase", 0.0);
+  } else {
+    const Field w = f["waypoints"];
+    p.kind = sim::Profile::Kind::kWaypoints;
+    for (std::size_t i = 0; i < w.SequenceSize(); ++i) {
+      const Eigen::VectorXd point = w.At(i).Vector(2);
+      if (!p.waypoints.empty() && !(point[0] > p.waypoints.back()[0])) {
+        w.At(i).Fail("waypoint times must increase");
+      }
+      p.waypoints.emplace_back(point[0], point[1]);
+    }
+    if (p.waypoints.empty()) w.Fail("needs at least one [time, value] pair");
+  }
+  return p;
+}
+
+void SceneReader::ReadActuator(const Field& f) {
+  f.CheckKeys({"joint", "type", "kp", "kd", "target"});
+  sim::Actuator a;
+  a.joint = f["joint"].String();
+  a.body = -1;
+  for (int b = 0; b < static_cast<int>(scene.model.bodies.size()); ++b) {
+    if (scene.model.bodies[b].joint_name == a.joint) a.body = b;
+  }
+  if (a.body < 0) f["joint"].Fail("no joint named '" + a.joint + "'");
+  if (multibody::VelocitySize(scene.model.bodies[a.body].joint) != 1) {
+    f["joint"].Fail("actuators drive 1-DoF (revolute or prismatic) joints only");
+  }
+  const std::string type = OptionalString(f, "type", "pd");
+  if (type == "pd") {
+    a.kind = sim::Actuator::Kind::kPd;
+    a.kp = f["kp"].DoubleIn(0, 1e12);
+    a.kd = OptionalDouble(f, "kd", 0.0);
+    if (a.kd < 0) f["kd"].Fail("must be >= 0");
+  } else if (type == "torque") {
+    a.kind = sim::Actuator::Kind::kTorque;
+  } else {
+    f["type"].Fail("unknown actuator type '" + type + "' (pd, torque)");
+  }
+  a.target = ReadProfile(f["target"]);
+  scene.actuators.push_back(a);
+}
+
+void SceneReader::ReadSolver(const Field& f) {
+  f.CheckKeys(
+      {"name", "directions", "position_correction", "tolerance", "max_sweeps", "max_iterations"});
+  sim::StepSettings& s = scene.settings;
+  const double kappa = OptionalDouble(f, "position_correction", 1.0);
+  if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
+  s.velocity_lcp.position_correction = s.cone.position_correction = kappa;
+  if (f.Has("directions")) s.velocity_lcp.directions = f["directions"].Int(3, 64);
+  if (f.Has("tolerance")) s.cone.settings.tolerance = f["tolerance"].DoubleIn(1e-16, 1);
+  if (f.Has("max_sweeps")) s.cone.settings.nsgs.max_sweeps = f["max_sweeps"].Int(1, 1000000);
+  if (f.Has("max_iterations")) {
+    s.cone.settings.newton.max_iterations = f["max_iterations"].Int(1, 100000);
+  }
+  if (!f.Has("name")) return;
+  const std::string name = f["name"].String();
+  if (s.formulation == sim::FormulationKind::kCone) {
+    const auto kind = ParseConeSolverKind(name);
+    if (!kind) f["name"].Fail("unknown cone solver '" + name + "' (nsgs, nsn, ppa, portfolio)");
+    s.cone.solver = *kind;
+  } else {
+    const auto kind = ParseLcpSolverKind(name);
+    if (!kind) {
+      f["name"].Fail("unknown LCP solver '" + name +
+                     "' (lemke, fip, ipm, newton, pgs, enum, portfolio)");
+    }
+    s.velocity_lcp.solver = *kind;
+  }
+}
+
+void SceneReader::ReadSettings(const Field& root) {
+  scene.name = OptionalString(root, "name", scene.name);
+  scene.model.gravity = OptionalVector3(root, "gravity", scene.model.gravity);
+  scene.time_step = root.Has("time_step") ? root["time_step"].DoubleIn(1e-9, 10) : 1e-3;
+  scene.duration = root.Has("duration") ? root["duration"].DoubleIn(0, 1e7) : 1.0;
+  scene.world.margin = root.Has("contact_margin") ? root["contact_margin"].DoubleIn(0, 1) : 1e-3;
+  scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
+  if (root.Has("formulation")) {
+    const auto kind = sim::ParseFormulationKind(root["formulation"].String());
+    if (!kind) root["formulation"].Fail("unknown formulation (velocity-lcp, cone)");
+    scene.settings.formulation = *kind;
+  }
+  if (root.Has("solver")) ReadSolver(root["solver"]);
+}
+
+void SceneReader::ReadMaterials(const Field& f) {
+  f.RequireMap();
+  for (const auto& entry : f.node) {
+    const std::string name = entry.first.as<std::string>();
+    const Field m = f[name];
+    m.CheckKeys({"friction", "restitution"});
+    materials[name] = {m.Has("friction") ? m["friction"].DoubleIn(0, 1e6) : 0.5,
+                       m.Has("restitution") ? m["restitution"].DoubleIn(0, 1) : 0.0};
+  }
+}
+
+// Initial joint values and floating poses/velocities, once the model (and so q, v) exists.
+void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values) {
+  scene.initial = sim::MakeRestState(scene.model);
+  for (const auto& [index, f] : values) {
+    const Body& body = scene.model.bodies[index];
+    if (body.joint != JointType::kFloating) {
+      if (multibody::ConfigurationSize(body.joint) != 1)
+        f.Fail("initial values need a 1-DoF joint");
+      scene.initial.q[body.q_index] = f.Double();
+      continue;
+    }
+    const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
+    scene.initial.q.segment<3>(body.q_index) =
+        OptionalVector3(f, "position", Eigen::Vector3d::Zero());
+    const Eigen::Quaterniond quaternion(R);
+    scene.initial.q.segment<4>(body.q_index + 3) << quaternion.w(), quaternion.x(), quaternion.y(),
+        quaternion.z();
+    // Scene velocities are in the world frame; floating joints take them in the body frame.
+    scene.initial.v.segment<3>(body.v_index) =
+        R.transpose() * OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
+    scene.initial.v.segment<3>(body.v_index + 3) =
+        R.transpose() * OptionalVector3(f, "angular_velocity", Eigen::Vector3d::Zero());
+  }
+}
+
+void SceneReader::Read(const Field& root) {
+  root.CheckKeys({"coulomb", "name", "gravity", "time_step", "duration", "formulation", "solver",
+                  "contact_margin", "record_every", "materials", "bodies", "urdf", "actuators"});
+  if (!root.Has("coulomb")) {
+    root.Fail(fmt::format("missing 'coulomb: {}' (the schema version)", kSceneSchemaVersion));
+  }
+  if (root["coulomb"].Int(0, 1000) != kSceneSchemaVersion) {
+    root["coulomb"].Fail(fmt::format("schema version must be {}", kSceneSchemaVersion));
+  }
+  ReadSettings(root);
+  if (root.Has("materials")) ReadMaterials(root["materials"]);
+  if (root.Has("bodies")) {
+    for (std::size_t i = 0; i < root["bodies"].SequenceSize(); ++i) {
+      root["bodies"].At(i).RequireMap();
+      ReadBody(root["bodies"].At(i));
+    }
+  }
+  if (root.Has("urdf")) {
+    for (std::size_t i = 0; i < root["urdf"].SequenceSize(); ++i) ReadUrdf(root["urdf"].At(i));
+  }
+  if (root.Has("actuators")) {
+    for (std::size_t i = 0; i < root["actuators"].SequenceSize(); ++i) {
+      ReadActuator(root["actuators"].At(i));
+    }
+  }
+  scene.world.ExcludeAdjacentBodies(scene.model);
+  ApplyInitialState(scene, initial_values);
+  if (std::string defect = sim::ValidateScene(scene); !defect.empty()) root.Fail(defect);
+}
+
+}  // namespace
+
+Expected<sim::Scene> ParseScene(const std::string& text, const std::string& origin,
+                                const std::string& base_dir) {
+  SceneReader reader;
+  reader.base_dir = base_dir;
+  reader.scene.source = origin;
+  reader.scene.name = std::filesystem::path(origin).stem().string();
+  try {
+    const YAML::Node document = YAML::Load(text);
+    reader.Read(Field{document, ""});
+  } catch (const YAML::Exception& e) {
+    return InputError{origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "YAML: " + e.msg};
+  } catch (const ParseFailure& e) {
+    return InputError{origin, e.line, e.field, e.what()};
+  }
+  return std::move(reader.scene);
+}
+
+Expected<sim::Scene> ReadSceneFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return ParseScene(buffer.str(), path, std::filesystem::path(path).parent_path().string());
+}
+
+}  // namespace coulomb::io

@@ -1,0 +1,41 @@
+#pragma once
+// Joint actuators of a scene: a torque (force) source or a PD controller on one joint degree of
+// freedom, each following a target profile in time. Efforts are clamped to the joint's effort
+// limit; the PD law is explicit, τ = kp (q_ref − q) + kd (v_ref − v), so gains must respect the
+// step's stability bound (kd h / I < 2, kp h² / I < 1 for joint inertia I).
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "coulomb/multibody/model.h"
+
+namespace coulomb::sim {
+
+// A scalar function of time: constant, linear ramp, sine, or piecewise-linear waypoints.
+struct Profile {
+  enum class Kind { kConstant, kRamp, kSine, kWaypoints };
+  Kind kind = Kind::kConstant;
+  double value = 0;                             // constant
+  double from = 0, to = 0, start = 0, end = 1;  // ramp: from → to over [start, end] s
+  double offset = 0, amplitude = 0, frequency = 0, phase = 0;  // sine: Hz, rad
+  std::vector<Eigen::Vector2d> waypoints;  // (t, value), t increasing; held beyond the ends
+
+  double Value(double t) const;
+  double Rate(double t) const;  // d/dt, the PD velocity reference
+};
+
+struct Actuator {
+  enum class Kind { kTorque, kPd };
+  Kind kind = Kind::kPd;
+  std::string joint;      // the joint's name (for messages)
+  int body = 0;           // the body whose joint is driven (1-DoF joints only)
+  double kp = 0, kd = 0;  // N m/rad, N m s/rad (or N/m, N s/m)
+  Profile target;         // effort (torque) or position reference (PD)
+};
+
+// τ (size nv) of every actuator at time t and state (q, v).
+Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
+                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+}  // namespace coulomb::sim

@@ -1,0 +1,39 @@
+#include "coulomb/sim/scene.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace coulomb::sim {
+
+int Scene::NumSteps() const {
+  return static_cast<int>(std::llround(duration / time_step));
+}
+
+std::string ValidateScene(const Scene& scene) {
+  if (std::string defect = scene.model.Validate(); !defect.empty()) return defect;
+  if (std::string defect = scene.world.Validate(); !defect.empty()) return defect;
+  if (!(std::isfinite(scene.time_step) && scene.time_step > 0)) {
+    return fmt::format("time_step = {} s must be positive and finite", scene.time_step);
+  }
+  if (!(std::isfinite(scene.duration) && scene.duration >= 0)) {
+    return fmt::format("duration = {} s must be nonnegative and finite", scene.duration);
+  }
+  if (scene.duration / scene.time_step > 1e9) {
+    return fmt::format("duration / time_step = {:.3g} steps is more than 1e9",
+                       scene.duration / scene.time_step);
+  }
+  if (scene.initial.q.size() != scene.model.nq || scene.initial.v.size() != scene.model.nv) {
+    return fmt::format("initial state has {} positions and {} velocities, the model {} and {}",
+                       scene.initial.q.size(), scene.initial.v.size(), scene.model.nq,
+                       scene.model.nv);
+  }
+  if (!scene.initial.q.allFinite() || !scene.initial.v.allFinite()) {
+    return "the initial state has a NaN or infinite entry";
+  }
+  if (scene.record_every < 1)
+    return fmt::format("record_every = {} must be >= 1", scene.record_every);
+  return "";
+}
+
+}  // namespace coulomb::sim

@@ -1,0 +1,36 @@
+#pragma once
+// A scene: everything a run needs (DESIGN.md: the Model built from a scene file), as plain data.
+// io/scene_file.h builds it from YAML; the C++ API can fill it directly.
+
+#include <string>
+#include <vector>
+
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/multibody/model.h"
+#include "coulomb/sim/actuator.h"
+#include "coulomb/sim/step.h"
+
+namespace coulomb::sim {
+
+struct Scene {
+  std::string name;
+  std::string source;  // the scene file, "" if built in code
+  multibody::Model model;
+  geometry::CollisionWorld world;
+  std::vector<std::string> geometry_colors;  // per world geometry, "#rrggbb" (viewer only)
+  State initial;
+  double time_step = 1e-3;  // s
+  double duration = 1.0;    // s
+  StepSettings settings;
+  std::vector<Actuator> actuators;
+  int record_every = 1;               // record a frame every N steps
+  std::vector<std::string> warnings;  // e.g. URDF elements that were skipped
+
+  int NumSteps() const;
+};
+
+// "" when the scene can run (valid model and geometry, finite positive step and duration,
+// state sizes), else the first problem in words naming the body, geometry or field.
+std::string ValidateScene(const Scene& scene);
+
+}  // namespace coulomb::sim

@@ -1,0 +1,110 @@
+#include "coulomb/sim/simulate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "coulomb/base/stopwatch.h"
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb::sim {
+namespace {
+
+double Energy(const Scene& scene, multibody::Data& data, const State& state) {
+  multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
+  return multibody::CalcKineticEnergy(scene.model, data) +
+         multibody::CalcPotentialEnergy(scene.model, data);
+}
+
+std::string SolverName(const StepSettings& s) {
+  return std::string(s.formulation == FormulationKind::kCone ? ToString(s.cone.solver)
+                                                             : ToString(s.velocity_lcp.solver));
+}
+
+Frame MakeFrame(const State& state, const StepReport* report) {
+  Frame frame{state.time, state.q, state.v, {}};
+  if (report == nullptr) return frame;
+  for (std::size_t k = 0; k < report->contacts.contacts.size(); ++k) {
+    const geometry::Contact& c = report->contacts.contacts[k];
+    const Eigen::Vector3d impulse = report->impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
+    frame.contacts.push_back({c.body_a, c.body_b, c.point, c.normal, c.phi, impulse,
+                              impulse[0] * c.normal + impulse[1] * t + impulse[2] * o});
+  }
+  return frame;
+}
+
+}  // namespace
+
+std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a over the raw bytes
+  for (const Eigen::VectorXd* x : {&q, &v}) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(x->data());
+    for (std::size_t i = 0; i < static_cast<std::size_t>(x->size()) * sizeof(double); ++i) {
+      hash = (hash ^ bytes[i]) * 1099511628211ull;
+    }
+  }
+  return hash;
+}
+
+RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress) {
+  const Stopwatch clock;
+  RunSummary summary;
+  summary.scene = scene.name;
+  summary.formulation = std::string(ToString(scene.settings.formulation));
+  summary.solver = SolverName(scene.settings);
+  multibody::Data data = multibody::MakeData(scene.model);
+  State state = scene.initial;
+  summary.initial_energy = Energy(scene, data, state);
+  const int total = scene.NumSteps();
+  double contacts_sum = 0, iterations_sum = 0, step_seconds_sum = 0;
+  for (int step = 0; step < total; ++step) {
+    const double t = state.time;
+    const Eigen::VectorXd tau = CalcActuation(scene.model, scene.actuators, t, state.q, state.v);
+    const Frame before = recording != nullptr && step % scene.record_every == 0
+                             ? MakeFrame(state, nullptr)
+                             : Frame{};
+    const StepReport report =
+        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
+    const bool failed = report.status != LcpStatus::kSolved;
+    if (failed && summary.failed_steps++ == 0) {
+      summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
+                                          ToString(report.status), report.message);
+    }
+    summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
+    summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
+    summary.unsupported_pairs = std::max(summary.unsupported_pairs, report.unsupported_pairs);
+    summary.max_step_us = std::max(summary.max_step_us, 1e6 * report.profile.Total());
+    contacts_sum += report.num_contacts();
+    iterations_sum += report.iterations;
+    step_seconds_sum += report.profile.Total();
+    if (recording != nullptr) {
+      recording->steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
+                                  report.residual, report.max_penetration, report.profile});
+      if (step % scene.record_every == 0) {
+        Frame frame = MakeFrame(state, &report);
+        frame.time = before.time;
+        frame.q = before.q;
+        frame.v = before.v;
+        recording->frames.push_back(std::move(frame));
+      }
+    }
+    summary.steps = step + 1;
+    if (progress && !progress(step + 1, total)) break;
+  }
+  if (recording != nullptr) recording->frames.push_back(MakeFrame(state, nullptr));
+  summary.sim_time = state.time;
+  summary.final_energy = Energy(scene, data, state);
+  summary.state_hash = HashState(state.q, state.v);
+  summary.wall_seconds = clock.Seconds();
+  if (summary.steps > 0) {
+    summary.mean_step_us = 1e6 * step_seconds_sum / summary.steps;
+    summary.mean_contacts = contacts_sum / summary.steps;
+    summary.mean_iterations = iterations_sum / summary.steps;
+  }
+  return summary;
+}
+
+}  // namespace coulomb::sim

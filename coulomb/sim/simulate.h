@@ -1,0 +1,67 @@
+#pragma once
+// Running a scene: the step loop with actuation, per-step statistics, recorded frames and the
+// run summary. The loop is deterministic: the same scene and binary give bit-identical states.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "coulomb/sim/scene.h"
+
+namespace coulomb::sim {
+
+struct ContactRecord {
+  int body_a = 0, body_b = -1;
+  Eigen::Vector3d point, normal;
+  double phi = 0;
+  Eigen::Vector3d impulse;        // (n, t, o) components, N s
+  Eigen::Vector3d impulse_world;  // the same impulse in world coordinates, N s
+};
+
+struct Frame {
+  double time = 0;
+  Eigen::VectorXd q, v;
+  std::vector<ContactRecord> contacts;  // of the step that starts at this frame
+};
+
+struct StepRecord {
+  int step = 0;
+  double time = 0;  // at the start of the step, s
+  int contacts = 0;
+  LcpStatus status = LcpStatus::kSolved;
+  int iterations = 0;
+  double residual = 0;
+  double max_penetration = 0;  // m
+  StepProfile profile;         // s
+};
+
+struct Recording {
+  std::vector<Frame> frames;
+  std::vector<StepRecord> steps;
+};
+
+struct RunSummary {
+  std::string scene, formulation, solver;
+  int steps = 0;
+  double sim_time = 0, wall_seconds = 0, mean_step_us = 0, max_step_us = 0;
+  double max_penetration = 0;  // m
+  int failed_steps = 0;        // steps whose solver did not certify its answer
+  std::string first_failure;   // the first failed step's message
+  int max_contacts = 0;
+  double mean_contacts = 0, mean_iterations = 0;
+  int unsupported_pairs = 0;                    // the most in any step
+  double initial_energy = 0, final_energy = 0;  // J (kinetic + gravitational)
+  std::uint64_t state_hash = 0;  // FNV-1a of the final q and v bytes (determinism checks)
+};
+
+// Called after every step with (steps done, total); return false to stop early.
+using ProgressCallback = std::function<bool(int, int)>;
+
+// Runs scene.NumSteps() steps from scene.initial. `recording` may be null.
+RunSummary Simulate(const Scene& scene, Recording* recording,
+                    const ProgressCallback& progress = nullptr);
+
+std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+}  // namespace coulomb::sim
