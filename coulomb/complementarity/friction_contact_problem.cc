@@ -12,7 +12,13 @@ std::string ValidateFrictionContactProblem(const FrictionContactProblem& p) {
     return fmt::format("W is {} x {} but 3 n_c = {}", p.W.rows(), p.W.cols(), m);
   }
   if (p.q.size() != m) return fmt::format("q has {} entries but 3 n_c = {}", p.q.size(), m);
-  if (!p.W.allFinite()) return "W has a NaN or infinite entry";
+  for (int k = 0; k < p.W.outerSize(); ++k) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(p.W, k); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        return fmt::format("W[{}][{}] = {} is not finite", it.row(), it.col(), it.value());
+      }
+    }
+  }
   if (!p.q.allFinite()) return "q has a NaN or infinite entry";
   for (Eigen::Index c = 0; c < p.mu.size(); ++c) {
     if (!(std::isfinite(p.mu[c]) && p.mu[c] >= 0)) {

@@ -5,12 +5,15 @@
 // The impulse-level counterpart of paper 1's acceleration problem; the cone solvers consume it.
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <string>
 
 namespace coulomb {
 
 struct FrictionContactProblem {
-  Eigen::MatrixXd W;   // 3 n_c × 3 n_c Delassus matrix (symmetric PSD for rigid bodies)
+  // 3 n_c × 3 n_c Delassus matrix (symmetric PSD for rigid bodies), sparse: W_ij ≠ 0 only when
+  // contacts i and j share a body (or an FEM element), which NSGS sweeps exploit.
+  Eigen::SparseMatrix<double> W;
   Eigen::VectorXd q;   // 3 n_c free velocity
   Eigen::VectorXd mu;  // n_c friction coefficients
   std::string name;

@@ -28,10 +28,15 @@ FrictionContactResult SolveNsgs(const FrictionContactProblem& problem, const Nsg
   result.solver = "nsgs";
   // u = W r + q is kept up to date incrementally: a local update changes it by W_{:,i} Δr_i.
   Eigen::VectorXd u = problem.W * r + problem.q;
+  // The 3 × 3 diagonal blocks, extracted once from the sparse W.
+  std::vector<Eigen::Matrix3d> diagonal(nc);
+  for (int i = 0; i < nc; ++i) {
+    diagonal[i] = Eigen::MatrixXd(problem.W.block(3 * i, 3 * i, 3, 3));
+  }
   LcpStatus status = LcpStatus::kIterationLimit;
   for (int sweep = 0; sweep < params.max_sweeps; ++sweep) {
     for (int i = 0; i < nc; ++i) {
-      const Eigen::Matrix3d Wii = problem.W.block<3, 3>(3 * i, 3 * i);
+      const Eigen::Matrix3d& Wii = diagonal[i];
       const Eigen::Vector3d ri = r.segment<3>(3 * i);
       const Eigen::Vector3d qi = u.segment<3>(3 * i) - Wii * ri;  // others' contribution
       Eigen::Vector3d next = SolveSingleContact(Wii, qi, problem.mu[i], ri).r;
@@ -41,7 +46,7 @@ FrictionContactResult SolveNsgs(const FrictionContactProblem& problem, const Nsg
       const Eigen::Vector3d delta = next - ri;
       if (delta.squaredNorm() > 0) {
         r.segment<3>(3 * i) = next;
-        u.noalias() += problem.W.middleCols<3>(3 * i) * delta;
+        u += problem.W.middleCols(3 * i, 3) * delta;
       }
     }
     result.iterations = sweep + 1;

@@ -1,5 +1,6 @@
 #include "coulomb/contact/contact_problem.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "coulomb/multibody/dynamics.h"
@@ -10,6 +11,57 @@ Eigen::Vector3d ContactTangent(const Eigen::Vector3d& n) {
   const Eigen::Vector3d helper =
       std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   return (helper - helper.dot(n) * n).normalized();
+}
+
+std::vector<DofBlock> FindDofBlocks(const multibody::Model& model) {
+  // Each tree spans [min v index, max v index]; overlapping spans are merged.
+  std::vector<int> root(model.bodies.size());
+  std::vector<std::pair<int, int>> span;  // per root body
+  std::vector<int> span_of(model.bodies.size(), -1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const multibody::Body& body = model.bodies[b];
+    root[b] = body.parent < 0 ? static_cast<int>(b) : root[body.parent];
+    const int nv = multibody::VelocitySize(body.joint);
+    if (nv == 0) continue;
+    if (span_of[root[b]] < 0) {
+      span_of[root[b]] = static_cast<int>(span.size());
+      span.emplace_back(body.v_index, body.v_index + nv);
+    }
+    auto& s = span[span_of[root[b]]];
+    s.first = std::min(s.first, body.v_index);
+    s.second = std::max(s.second, body.v_index + nv);
+  }
+  std::sort(span.begin(), span.end());
+  std::vector<DofBlock> blocks;
+  for (const auto& [begin, end] : span) {
+    if (!blocks.empty() && begin < blocks.back().start + blocks.back().size) {
+      blocks.back().size = std::max(blocks.back().size, end - blocks.back().start);
+    } else {
+      blocks.push_back({begin, end - begin});
+    }
+  }
+  return blocks;
+}
+
+BlockCholesky::BlockCholesky(const Eigen::MatrixXd& M, std::vector<DofBlock> blocks)
+    : blocks_(std::move(blocks)) {
+  for (const DofBlock& b : blocks_) {
+    factors_.emplace_back(M.block(b.start, b.start, b.size, b.size));
+    ok_ = ok_ && factors_.back().info() == Eigen::Success;
+  }
+}
+
+Eigen::VectorXd BlockCholesky::Solve(const Eigen::VectorXd& rhs) const {
+  Eigen::VectorXd x(rhs.size());
+  for (std::size_t k = 0; k < blocks_.size(); ++k) {
+    x.segment(blocks_[k].start, blocks_[k].size) =
+        factors_[k].solve(rhs.segment(blocks_[k].start, blocks_[k].size));
+  }
+  return x;
+}
+
+Eigen::MatrixXd BlockCholesky::SolveBlock(int index, const Eigen::MatrixXd& X) const {
+  return factors_[index].solve(X);
 }
 
 Eigen::MatrixXd ContactProblem::Delassus() const {
@@ -27,7 +79,8 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   for (const multibody::Body& b : model.bodies) {
     if (multibody::VelocitySize(b.joint) == 1) force[b.v_index] -= b.damping * v[b.v_index];
   }
-  p.v_star = v + h * p.M.llt().solve(force);
+  p.mass = BlockCholesky(p.M, FindDofBlocks(model));
+  p.v_star = v + h * p.mass.Solve(force);
   multibody::CalcForwardKinematics(model, data, q, v);  // poses for the Jacobians
   const int nc = static_cast<int>(set.contacts.size());
   p.J = Eigen::MatrixXd::Zero(3 * nc, model.nv);

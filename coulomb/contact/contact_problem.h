@@ -19,6 +19,33 @@ using geometry::CombineFriction;
 using geometry::Contact;
 using geometry::ContactSet;
 
+// A diagonal block of the mass matrix: the velocities [start, start + size) of one or more
+// trees. M is block diagonal over these (DESIGN.md: dense per tree), so it is factored and
+// solved per block, and W = J M⁻¹ Jᵀ only couples contacts that share a block.
+struct DofBlock {
+  int start = 0, size = 0;
+};
+
+// The smallest contiguous blocks such that no tree straddles two of them.
+std::vector<DofBlock> FindDofBlocks(const multibody::Model& model);
+
+// Per-block Cholesky factors of a block-diagonal SPD matrix.
+class BlockCholesky {
+ public:
+  BlockCholesky() = default;
+  BlockCholesky(const Eigen::MatrixXd& M, std::vector<DofBlock> blocks);
+  bool ok() const { return ok_; }
+  Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
+  // M_bb⁻¹ X for the rows of block `index` (X has blocks[index].size rows).
+  Eigen::MatrixXd SolveBlock(int index, const Eigen::MatrixXd& X) const;
+  const std::vector<DofBlock>& blocks() const { return blocks_; }
+
+ private:
+  std::vector<DofBlock> blocks_;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> factors_;
+  bool ok_ = true;
+};
+
 struct ContactProblem {
   double time_step = 0;                 // h, s
   Eigen::MatrixXd M;                    // nv × nv mass matrix (block diagonal over trees)
@@ -27,6 +54,7 @@ struct ContactProblem {
   Eigen::MatrixXd J;                    // 3 nc × nv, rows (n, t, o) per contact
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
+  BlockCholesky mass;  // factors of M, block by block
   int num_contacts() const { return static_cast<int>(phi.size()); }
   // The Delassus operator W = J M⁻¹ Jᵀ and free contact velocity J v* (local problem form).
   Eigen::MatrixXd Delassus() const;

@@ -1,16 +1,58 @@
 #include "coulomb/formulations/contact_solution.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace coulomb {
 
 LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& problem,
                                             double position_correction) {
+  const int nc = problem.num_contacts();
+  const Eigen::Index nv = problem.J.cols();
+  const auto& blocks = problem.mass.blocks();
+  std::vector<Eigen::Triplet<double>> w_entries, minv_entries;
+  for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
+    const int start = blocks[b].start, size = blocks[b].size;
+    // The contacts whose rows touch this block.
+    std::vector<int> rows;
+    for (int k = 0; k < nc; ++k) {
+      if (!problem.J.block(3 * k, start, 3, size).isZero(0.0)) rows.push_back(k);
+    }
+    if (rows.empty()) continue;
+    const int m = static_cast<int>(rows.size());
+    Eigen::MatrixXd Jb(3 * m, size);
+    for (int i = 0; i < m; ++i)
+      Jb.middleRows<3>(3 * i) = problem.J.block(3 * rows[i], start, 3, size);
+    const Eigen::MatrixXd Y = problem.mass.SolveBlock(b, Jb.transpose());  // M_bb⁻¹ J_bᵀ
+    const Eigen::MatrixXd Wb = Jb * Y;
+    for (int i = 0; i < m; ++i) {
+      for (int a = 0; a < 3; ++a) {
+        for (int j = 0; j < m; ++j) {
+          for (int c = 0; c < 3; ++c) {
+            w_entries.emplace_back(3 * rows[i] + a, 3 * rows[j] + c, Wb(3 * i + a, 3 * j + c));
+          }
+        }
+        for (int d = 0; d < size; ++d) {
+          if (Y(d, 3 * i + a) != 0.0)
+            minv_entries.emplace_back(start + d, 3 * rows[i] + a, Y(d, 3 * i + a));
+        }
+      }
+    }
+  }
   LocalContactProblem local;
-  const Eigen::LLT<Eigen::MatrixXd> mass(problem.M);
-  local.MinvJt = mass.solve(problem.J.transpose());
-  local.W = problem.J * local.MinvJt;
+  local.W.resize(3 * nc, 3 * nc);
+  local.W.setFromTriplets(w_entries.begin(), w_entries.end());  // sums blocks' contributions
+  local.MinvJt.resize(nv, 3 * nc);
+  local.MinvJt.setFromTriplets(minv_entries.begin(), minv_entries.end());
   local.q = problem.J * problem.v_star;
-  for (int k = 0; k < problem.num_contacts(); ++k) {
-    local.q[3 * k] += position_correction * problem.phi[k] / problem.time_step;
+  const Eigen::VectorXd v_before = problem.J * problem.v;
+  const double h = problem.time_step;
+  for (int k = 0; k < nc; ++k) {
+    double required = -position_correction * problem.phi[k] / h;  // n·v⁺ ≥ required
+    const double vn = v_before[3 * k],
+                 e = problem.restitution.size() > k ? problem.restitution[k] : 0.0;
+    if (e > 0 && vn < 0 && problem.phi[k] + h * vn <= 0) required = std::max(required, -e * vn);
+    local.q[3 * k] -= required;
   }
   return local;
 }

@@ -3,6 +3,7 @@
 // (contact-space) form of a ContactProblem that the velocity-level formulations share.
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <string>
 
 #include "coulomb/complementarity/lcp_result.h"
@@ -21,14 +22,17 @@ struct ContactSolution {
   bool ok() const { return status == LcpStatus::kSolved; }
 };
 
-// The contact-space problem: u = W γ + q with W = J M⁻¹ Jᵀ and q = J v* + κ φ / h on the normal
-// rows (κ = position_correction: Stewart–Trinkle's φ/h term, so contacts inside the margin close
-// exactly and penetration is removed within one step), and M⁻¹ Jᵀ to map impulses back:
-// v⁺ = v* + M⁻¹ Jᵀ γ.
+// The contact-space problem: u = W γ + q with W = J M⁻¹ Jᵀ and, on the normal rows,
+//   q_n = (J v*)_n − r,   r = −κ φ / h, or max(−κ φ / h, −e v⁻_n) for a contact that closes
+// during the step (φ + h v⁻_n ≤ 0) with restitution e > 0 (Newton's law as an LCP, spec §4).
+// κ = position_correction is Stewart–Trinkle's φ/h term: contacts inside the margin close
+// exactly and penetration is removed within one step. M⁻¹ Jᵀ maps impulses back:
+// v⁺ = v* + M⁻¹ Jᵀ γ. Both matrices are sparse: built block by block of M, W only couples
+// contacts that share a block.
 struct LocalContactProblem {
-  Eigen::MatrixXd MinvJt;  // nv × 3 n_c
-  Eigen::MatrixXd W;       // 3 n_c × 3 n_c
-  Eigen::VectorXd q;       // 3 n_c
+  Eigen::SparseMatrix<double> MinvJt;  // nv × 3 n_c
+  Eigen::SparseMatrix<double> W;       // 3 n_c × 3 n_c
+  Eigen::VectorXd q;                   // 3 n_c
 };
 
 LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& problem,

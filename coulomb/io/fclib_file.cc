@@ -64,9 +64,10 @@ Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path) {
         InputError{path, 0, "V/R", "mixed problems with equality constraints are not supported"};
   } else if (local->W == nullptr || local->W->m != local->W->n || local->W->m % 3 != 0) {
     error = InputError{path, 0, "W", "missing, not square, or not 3 n_c rows"};
-  } else if (!ToDense(*local->W, p.W)) {
+  } else if (Eigen::MatrixXd W; !ToDense(*local->W, W)) {
     error = InputError{path, 0, "W", "index out of range"};
   } else {
+    p.W = W.sparseView();
     const int m = local->W->m;
     p.q = Eigen::Map<const Eigen::VectorXd>(local->q, m);
     p.mu = Eigen::Map<const Eigen::VectorXd>(local->mu, m / 3);
@@ -97,10 +98,10 @@ std::optional<InputError> WriteFclibLocal(const FrictionContactProblem& problem,
   std::vector<int> col_ptr{0}, row_index;
   std::vector<double> values;
   for (int c = 0; c < m; ++c) {
-    for (int r = 0; r < m; ++r) {
-      if (problem.W(r, c) != 0.0) {
-        row_index.push_back(r);
-        values.push_back(problem.W(r, c));
+    for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, c); it; ++it) {
+      if (it.value() != 0.0) {
+        row_index.push_back(static_cast<int>(it.row()));
+        values.push_back(it.value());
       }
     }
     col_ptr.push_back(static_cast<int>(row_index.size()));

@@ -47,7 +47,9 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
     constexpr std::int64_t kMaxContacts = 6000;  // W dense: (3 n_c)² doubles
     const int nc = static_cast<int>(in.NextInt("number of contacts", 1, kMaxContacts));
     FrictionContactProblem p;
-    io::ReadNumericsMatrix(in, 3 * nc, "W", p.W);
+    Eigen::MatrixXd W;
+    io::ReadNumericsMatrix(in, 3 * nc, "W", W);
+    p.W = W.sparseView();
     p.q.resize(3 * nc);
     for (int i = 0; i < 3 * nc; ++i) p.q[i] = in.NextDouble(fmt::format("q[{}]", i));
     p.mu.resize(nc);

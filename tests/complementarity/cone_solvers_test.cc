@@ -56,8 +56,9 @@ FrictionContactProblem RandomRigidProblem(SplitMix64& rng, int nc, int nv, doubl
   for (Eigen::Index k = 0; k < J.size(); ++k) J.data()[k] = rng.Uniform(-1, 1);
   Eigen::VectorXd m(nv);
   for (int i = 0; i < nv; ++i) m[i] = rng.Uniform(0.5, 3.0);
-  p.W = J * m.cwiseInverse().asDiagonal() * J.transpose();
-  p.W.diagonal().array() += regularize;
+  Eigen::MatrixXd W = J * m.cwiseInverse().asDiagonal() * J.transpose();
+  W.diagonal().array() += regularize;
+  p.W = W.sparseView();
   Eigen::VectorXd v(nv);
   for (int i = 0; i < nv; ++i) v[i] = rng.Uniform(-1, 1);
   p.q = J * v;
@@ -71,7 +72,8 @@ TEST(SingleContact, RandomProblemsAreSolvedExactly) {
   int sliding = 0;
   for (int trial = 0; trial < 500; ++trial) {
     const FrictionContactProblem p = RandomRigidProblem(rng, 1, 6, 0.0);
-    const auto s = SolveSingleContact(p.W, p.q, p.mu[0], Eigen::Vector3d::Zero());
+    const auto s = SolveSingleContact(Eigen::Matrix3d(Eigen::MatrixXd(p.W)), p.q, p.mu[0],
+                                      Eigen::Vector3d::Zero());
     sliding += s.regime == ContactRegime::kSliding;
     EXPECT_NE(s.regime, ContactRegime::kFallback);
     EXPECT_LE(CertifyFrictionContact(p, s.r).error, 1e-10) << "trial " << trial;
@@ -127,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(All, ConeSolverTest, ::testing::ValuesIn(AllConeSolverK
 
 TEST(ConeSolvers, BadInputIsReported) {
   FrictionContactProblem p;
-  p.W = Eigen::Matrix3d::Identity();
+  p.W = Eigen::MatrixXd(Eigen::Matrix3d::Identity()).sparseView();
   p.q = Eigen::Vector3d(-1, 0, 0);
   p.mu = Eigen::VectorXd::Constant(1, -0.2);
   for (ConeSolverKind kind : AllConeSolverKinds()) {

@@ -398,7 +398,7 @@ FrictionContactProblem MakeFrictionContactProblem(const TrinkleProblem& problem,
   const ContactDynamics dyn = ComputeContactDynamics(s);
   const int nc = static_cast<int>(problem.contacts.size());
   FrictionContactProblem out;
-  out.W.resize(3 * nc, 3 * nc);
+  Eigen::MatrixXd W(3 * nc, 3 * nc);
   out.q.resize(3 * nc);
   out.mu.resize(nc);
   // Impulses r = h c: u⁺ = Gᵀ(u + h M⁻¹(f + G c)) = v + h (b − κ) + W r, W = A (eq. 24–26).
@@ -408,10 +408,11 @@ FrictionContactProblem MakeFrictionContactProblem(const TrinkleProblem& problem,
       const int row = s.offset[j] + d;
       out.q[3 * j + d] = s.contact_velocity[row] + h * (dyn.b[row] - s.bias[row]);
       for (int k = 0; k < nc; ++k) {
-        for (int e = 0; e < 3; ++e) out.W(3 * j + d, 3 * k + e) = dyn.A(row, s.offset[k] + e);
+        for (int e = 0; e < 3; ++e) W(3 * j + d, 3 * k + e) = dyn.A(row, s.offset[k] + e);
       }
     }
   }
+  out.W = W.sparseView();
   return out;
 }
 
