@@ -14,6 +14,42 @@ constexpr std::array kNames = {
     std::pair{ConeSolverKind::kPortfolio, std::string_view("portfolio")},
 };
 
+// While W is small enough to factor densely: NSGS and PPA-Newton alternate, each starting from
+// the other's answer (NSGS first by default, ABH's choice for rigid sets; Newton first where
+// NSGS crawls, e.g. the hyperstatic stacks of time stepping). NSGS alone above that size.
+FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
+                                     const ConeSolverSettings& settings, NsgsParams nsgs,
+                                     NonsmoothNewtonParams newton,
+                                     const Eigen::VectorXd& warm_start) {
+  if (3 * problem.num_contacts() > settings.portfolio_max_newton_rows) {
+    FrictionContactResult only = SolveNsgs(problem, nsgs, warm_start);
+    only.solver = "portfolio/nsgs";
+    return only;
+  }
+  newton.proximal = settings.proximal;
+  nsgs.max_sweeps = std::min(nsgs.max_sweeps, settings.portfolio_nsgs_sweeps);
+  // Alternate: PPA, NSGS from its answer, PPA again (NSGS moves the iterate out of the
+  // neighbourhood where a stalled Newton line search was stuck).
+  const bool newton_first = settings.portfolio_newton_first;
+  FrictionContactResult best = newton_first ? SolveNonsmoothNewton(problem, newton, warm_start)
+                                            : SolveNsgs(problem, nsgs, warm_start);
+  best.solver = newton_first ? "portfolio/ppa" : "portfolio/nsgs";
+  int iterations = best.iterations;
+  double seconds = best.seconds;
+  for (int stage = 0; stage < 2 && !best.solved() && best.status != LcpStatus::kBadInput; ++stage) {
+    const bool newton_stage = (stage == 0) != newton_first;
+    FrictionContactResult next = newton_stage ? SolveNonsmoothNewton(problem, newton, best.r)
+                                              : SolveNsgs(problem, nsgs, best.r);
+    next.solver = newton_stage ? "portfolio/ppa" : "portfolio/nsgs";
+    iterations += next.iterations;
+    seconds += next.seconds;
+    if (next.error < best.error) best = std::move(next);
+  }
+  best.iterations = iterations;
+  best.seconds = seconds;
+  return best;
+}
+
 }  // namespace
 
 std::string_view ToString(ConeSolverKind kind) {
@@ -52,18 +88,8 @@ FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem
     case ConeSolverKind::kProximal:
       newton.proximal = settings.proximal;
       return SolveNonsmoothNewton(problem, newton, warm_start);
-    case ConeSolverKind::kPortfolio: {
-      nsgs.max_sweeps = std::min(nsgs.max_sweeps, settings.portfolio_nsgs_sweeps);
-      FrictionContactResult first = SolveNsgs(problem, nsgs, warm_start);
-      first.solver = "portfolio/nsgs";
-      if (first.solved() || first.status == LcpStatus::kBadInput) return first;
-      newton.proximal = settings.proximal;
-      FrictionContactResult second = SolveNonsmoothNewton(problem, newton, first.r);
-      second.iterations += first.iterations;
-      second.seconds += first.seconds;
-      second.solver = "portfolio/ppa";
-      return second.error <= first.error ? second : first;
-    }
+    case ConeSolverKind::kPortfolio:
+      return SolvePortfolio(problem, settings, nsgs, newton, warm_start);
   }
   return MakeBadFrictionContactResult("unknown", "unknown cone solver");
 }

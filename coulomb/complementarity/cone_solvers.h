@@ -15,7 +15,7 @@ enum class ConeSolverKind {
   kNsgs,       // "nsgs"      Gauss–Seidel with the exact one-contact solver
   kNewton,     // "nsn"       Alart–Curnier semismooth Newton
   kProximal,   // "ppa"       proximal point around NSN (rank-deficient W, tight tolerances)
-  kPortfolio,  // "portfolio" NSGS, then PPA-NSN from its answer if NSGS misses the tolerance
+  kPortfolio,  // "portfolio" NSGS and PPA-NSN alternating; NSGS alone on large problems
 };
 
 std::string_view ToString(ConeSolverKind kind);
@@ -27,7 +27,11 @@ struct ConeSolverSettings {
   NsgsParams nsgs;
   NonsmoothNewtonParams newton;
   double proximal = 1e-2;           // σ / max diag(W) for "ppa" and the portfolio's second stage
-  int portfolio_nsgs_sweeps = 200;  // the portfolio's NSGS stage, before PPA takes over
+  int portfolio_nsgs_sweeps = 200;  // the portfolio's NSGS stage, after PPA
+  // PPA factors the dense W at every Newton iteration: above this many contact rows the
+  // portfolio runs NSGS alone.
+  int portfolio_max_newton_rows = 1500;
+  bool portfolio_newton_first = false;
 };
 
 FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,

@@ -41,6 +41,7 @@ struct SceneReader {
   void ReadSolver(const Field& solver);
   void ReadMaterials(const Field& list);
   void ReadBody(const Field& body);
+  void ReadBodyArray(const Field& body);
   void ReadUrdf(const Field& entry);
   void ReadActuator(const Field& entry);
   std::vector<std::pair<geometry::Shape, Transform>> ReadShapes(const Field& body, int owner,
@@ -152,10 +153,54 @@ multibody::Inertia ReadInertia(const Field& f,
   return inertia;
 }
 
+// `array: {count: [nx, ny, nz], spacing: [dx, dy, dz], stagger: true}` replicates a floating
+// body on a grid from its position (names name_0, name_1, …); `stagger` shifts odd layers by
+// half a spacing in x and y so that piles of spheres do not stand in perfect columns.
+void SceneReader::ReadBodyArray(const Field& f) {
+  const Field array = f["array"];
+  array.CheckKeys({"count", "spacing", "stagger"});
+  array["count"].Vector(3);  // three numbers
+  const Eigen::Vector3d spacing = array["spacing"].Vector3();
+  const bool stagger = array.Has("stagger") && array["stagger"].Bool();
+  int n[3];
+  for (int i = 0; i < 3; ++i) n[i] = array["count"].At(i).Int(1, 100000);
+  if (static_cast<double>(n[0]) * n[1] * n[2] > 100000)
+    array["count"].Fail("more than 100000 copies");
+  if (OptionalString(f, "joint", "floating") != "floating") {
+    f["joint"].Fail("only floating bodies can be replicated with array");
+  }
+  const Eigen::Vector3d origin = OptionalVector3(f, "position", Eigen::Vector3d::Zero());
+  const std::string name = f["name"].String();
+  int copy = 0;
+  for (int k = 0; k < n[2]; ++k) {
+    for (int j = 0; j < n[1]; ++j) {
+      for (int i = 0; i < n[0]; ++i, ++copy) {
+        YAML::Node clone = YAML::Clone(f.node);
+        clone.remove("array");
+        clone["name"] = fmt::format("{}_{}", name, copy);
+        const double shift = stagger && k % 2 == 1 ? 0.5 : 0.0;
+        const Eigen::Vector3d p =
+            origin +
+            Eigen::Vector3d((i + shift) * spacing.x(), (j + shift) * spacing.y(), k * spacing.z());
+        clone["position"] = std::vector<double>{p.x(), p.y(), p.z()};
+        ReadBody(Field{clone, f.path});
+      }
+    }
+  }
+}
+
 void SceneReader::ReadBody(const Field& f) {
-  f.CheckKeys({"name", "joint", "parent", "axis", "position", "orientation", "mass", "density",
-               "inertia", "com", "velocity", "angular_velocity", "initial", "initial_velocity",
-               "damping", "lower", "upper", "effort", "shapes"});
+  f.CheckKeys({"name",     "joint",
+               "parent",   "axis",
+               "position", "orientation",
+               "mass",     "density",
+               "inertia",  "com",
+               "velocity", "angular_velocity",
+               "initial",  "initial_velocity",
+               "damping",  "lower",
+               "upper",    "effort",
+               "shapes",   "array"});
+  if (f.Has("array")) return ReadBodyArray(f);
   const std::string name = f["name"].String();
   if (bodies.count(name)) f["name"].Fail("a body named '" + name + "' already exists");
   const std::string joint = OptionalString(f, "joint", "floating");
@@ -431,9 +476,9 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
     const Eigen::Quaterniond quaternion(R);
     scene.initial.q.segment<4>(body.q_index + 3) << quaternion.w(), quaternion.x(), quaternion.y(),
         quaternion.z();
-    // Scene velocities are in the world frame; floating joints take them in the body frame.
+    // Scene velocities are in the world frame; floating joints take ω in the body frame.
     scene.initial.v.segment<3>(body.v_index) =
-        R.transpose() * OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
+        OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
     scene.initial.v.segment<3>(body.v_index + 3) =
         R.transpose() * OptionalVector3(f, "angular_velocity", Eigen::Vector3d::Zero());
   }

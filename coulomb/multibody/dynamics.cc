@@ -18,6 +18,12 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
         b.placement * JointTransform(b.joint, b.axis, JointSegment(q, b.q_index, nq));
     data.X_world[i] = b.parent < 0 ? X_pc : data.X_world[b.parent] * X_pc;
     data.X_up[i] = X_pc.MotionToChild();
+    if (b.joint == JointType::kFloating) {
+      // Linear velocity ṗ in the parent frame: its body-frame image is R_jᵀ ṗ (R_j the joint
+      // rotation), so S depends on q (see joint.h).
+      data.S[i].topLeftCorner<3, 3>() =
+          JointTransform(b.joint, b.axis, JointSegment(q, b.q_index, nq)).R.transpose();
+    }
     const Vector6d v_parent = b.parent < 0 ? Vector6d::Zero() : data.velocity[b.parent];
     data.velocity[i] = data.X_up[i] * v_parent;
     if (nv > 0) data.velocity[i] += data.S[i] * v.segment(b.v_index, nv);
@@ -38,8 +44,14 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
     data.acceleration[i] = data.X_up[i] * a_parent;
     if (nv > 0) {
       const auto& S = data.S[i];
-      data.acceleration[i] += S * a.segment(b.v_index, nv) +
-                              CrossMotion(data.velocity[i], S * v.segment(b.v_index, nv));
+      const Vector6d joint_velocity = S * v.segment(b.v_index, nv);
+      data.acceleration[i] +=
+          S * a.segment(b.v_index, nv) + CrossMotion(data.velocity[i], joint_velocity);
+      if (b.joint == JointType::kFloating) {
+        // Ṡ q̇ = (d/dt R_jᵀ) ṗ = −ω × (R_jᵀ ṗ): the joint's own bias acceleration.
+        data.acceleration[i].head<3>() -=
+            v.segment<3>(b.v_index + 3).cross(joint_velocity.head<3>());
+      }
     }
     const Matrix6d I = b.inertia.Spatial();
     data.force[i] = I * data.acceleration[i] + CrossForce(data.velocity[i], I * data.velocity[i]);

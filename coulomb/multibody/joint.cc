@@ -131,10 +131,9 @@ void IntegrateJoint(JointType type, const Eigen::Ref<const Eigen::VectorXd>& v, 
       break;
     }
     case JointType::kFloating: {
-      // v is in the child frame: the position moves along R v_linear. (Semi-implicit: the
-      // rotation at the start of the step; exact for pure translation or pure rotation.)
+      // v = (ṗ in the parent frame, ω in the child frame): both integrate without coupling.
       const Eigen::Quaterniond rot = Quaternion(q.tail<4>());
-      q.head<3>() += rot.toRotationMatrix() * v.head<3>() * dt;
+      q.head<3>() += v.head<3>() * dt;
       const Eigen::Quaterniond r = Rotate(rot, v.tail<3>(), dt);
       q.tail<4>() << r.w(), r.x(), r.y(), r.z();
       break;

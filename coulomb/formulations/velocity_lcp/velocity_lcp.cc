@@ -28,7 +28,8 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
     return out;
   }
   const LocalContactProblem local = MakeLocalContactProblem(problem, params.position_correction);
-  const LcpProblem lcp = MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
+  const LcpProblem lcp =
+      MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
   const LcpResult r = SolveLcp(lcp, params.solver, params.settings);
   out.status = r.status;
   out.message = r.message;
