@@ -106,6 +106,13 @@ std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Re
   std::filesystem::create_directories(directory, ec);
   if (ec) return InputError{directory, 0, "", "cannot create the directory: " + ec.message()};
   const std::filesystem::path dir(directory);
+  // Check every target first so that a refusal leaves no half-written set behind.
+  for (const char* name : {"trajectory.csv", "steps.csv", "summary.json"}) {
+    if (!overwrite && std::filesystem::exists(dir / name, ec)) {
+      return InputError{(dir / name).string(), 0, "",
+                        "already exists; refusing to overwrite it (use --force)"};
+    }
+  }
   if (auto e = WriteText(dir / "trajectory.csv", TrajectoryCsv(scene, recording), overwrite))
     return e;
   if (auto e = WriteText(dir / "steps.csv", StepsCsv(recording), overwrite)) return e;

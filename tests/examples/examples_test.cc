@@ -143,6 +143,21 @@ TEST_P(Examples, IiwaHoldsItsPoseUnderPdControl) {
   EXPECT_LT(last.v.lpNorm<Eigen::Infinity>(), 1e-2);
 }
 
+// The 200-sphere bin under the cone formulation (NSGS): the first 0.6 s, while the spheres land
+// and pile up (the full 2 s run is a benchmark, not a CI test).
+TEST(ExamplesBin, SpheresStayInsideTheBin) {
+  const ExampleRun run = RunExample("bin", sim::FormulationKind::kCone, 0.6);
+  ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
+  EXPECT_GT(run.summary.max_contacts, 400);  // a real pile formed
+  EXPECT_LT(run.summary.max_penetration, 0.01);
+  const sim::Frame& last = run.recording.frames.back();
+  for (const multibody::Body& b : run.scene.model.bodies) {
+    const Eigen::Vector3d p = last.q.segment<3>(b.q_index);
+    EXPECT_LT(std::max(std::abs(p.x()), std::abs(p.y())), 0.3) << b.name;
+    EXPECT_GT(p.z(), 0.04) << b.name;
+  }
+}
+
 TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
   for (auto formulation : {sim::FormulationKind::kVelocityLcp, sim::FormulationKind::kCone}) {
     const ExampleRun a = RunExample("painleve_rod", formulation, 0.3);

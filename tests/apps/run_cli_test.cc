@@ -1,0 +1,85 @@
+// `coulomb run` and `coulomb info` as a user meets them: outputs, exit codes, error messages,
+// and that existing files are never replaced without --force.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code = 0;
+  std::string out;
+};
+
+Result RunCli(const std::string& arguments) {
+  Result r;
+  FILE* pipe = popen((std::string(COULOMB_CLI) + " " + arguments + " 2>&1").c_str(), "r");
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) r.out += buffer;
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kIncline = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/incline.yaml";
+
+TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_test";
+  std::filesystem::remove_all(dir);
+  const std::string out = (dir / "out").string();
+  Result r = RunCli("run " + kIncline + " --duration 0.1 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream summary_file(dir / "out" / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(summary_file);
+  EXPECT_EQ(summary["steps"], 100);
+  EXPECT_EQ(summary["failed_steps"], 0);
+  std::ifstream trajectory(dir / "out" / "trajectory.csv");
+  int lines = 0;
+  for (std::string line; std::getline(trajectory, line);) ++lines;
+  EXPECT_EQ(lines, 1 + 101);  // header, the initial state and 100 steps
+  r = RunCli("run " + kIncline + " --duration 0.1 --quiet --out " + out);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("refusing to overwrite"), std::string::npos) << r.out;
+  r = RunCli("run " + kIncline + " --duration 0.1 --quiet --force --out " + out);
+  EXPECT_EQ(r.code, 0) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunCli, JsonSummaryAndOverrides) {
+  const Result r =
+      RunCli("run " + kIncline + " --formulation cone --dt 0.002 --duration 0.2 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["formulation"], "cone");
+  EXPECT_EQ(summary["steps"], 100);
+}
+
+TEST(RunCli, BadInputExitsTwoNamingTheCause) {
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_bad";
+  std::filesystem::create_directories(dir);
+  const auto scene = dir / "bad.yaml";
+  std::ofstream(scene) << "coulomb: 1\nbodies:\n  - {name: a, mass: nan, shapes: []}\n";
+  Result r = RunCli("run " + scene.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("bad.yaml:3: bodies[0].mass"), std::string::npos) << r.out;
+  r = RunCli("run " + kIncline + " --formulation magic");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--formulation"), std::string::npos) << r.out;
+  r = RunCli("info " + (dir / "missing.yaml").string());
+  EXPECT_EQ(r.code, 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunCli, InfoSummarizesTheModel) {
+  const Result r = RunCli("info " + kIncline);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("nq = 7, nv = 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("contacts at t = 0: 4"), std::string::npos) << r.out;
+}
+
+}  // namespace

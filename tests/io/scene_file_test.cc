@@ -1,0 +1,96 @@
+// Scene files: what they build (checked against the file's numbers) and how they fail (every
+// defect names the file, the line and the key).
+
+#include "coulomb/io/scene_file.h"
+
+#include <gtest/gtest.h>
+
+#include <numbers>
+
+namespace coulomb {
+namespace {
+
+InputError ErrorOf(const std::string& text) {
+  const Expected<sim::Scene> scene = io::ParseScene(text, "s.yaml", ".");
+  EXPECT_FALSE(scene.ok()) << text;
+  return scene.ok() ? InputError{} : scene.error();
+}
+
+TEST(SceneFile, BuildsBodiesShapesAndState) {
+  const auto scene = io::ParseScene(R"(coulomb: 1
+name: demo
+time_step: 0.002
+duration: 0.5
+formulation: cone
+materials: {rubber: {friction: 0.8, restitution: 0.2}}
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, material: rubber}]}
+  - name: ball
+    density: 500
+    position: [0, 0, 1]
+    velocity: [1, 0, 0]
+    shapes: [{type: sphere, radius: 0.1, material: rubber}]
+)",
+                                    "s.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const sim::Scene& s = scene.value();
+  EXPECT_EQ(s.name, "demo");
+  EXPECT_EQ(s.NumSteps(), 250);
+  EXPECT_EQ(s.settings.formulation, sim::FormulationKind::kCone);
+  ASSERT_EQ(s.model.bodies.size(), 1u);  // the fixed ground is static geometry, not a body
+  const double mass = 500 * 4.0 / 3.0 * std::numbers::pi * 1e-3;
+  EXPECT_NEAR(s.model.bodies[0].inertia.mass, mass, 1e-12);
+  EXPECT_NEAR(s.model.bodies[0].inertia.rotational(0, 0), 0.4 * mass * 0.01, 1e-14);
+  ASSERT_EQ(s.world.geometries.size(), 2u);
+  EXPECT_EQ(s.world.geometries[0].body, -1);
+  EXPECT_DOUBLE_EQ(s.world.geometries[1].friction, 0.8);
+  EXPECT_DOUBLE_EQ(s.world.geometries[1].restitution, 0.2);
+  EXPECT_DOUBLE_EQ(s.initial.q[2], 1.0);
+  EXPECT_DOUBLE_EQ(s.initial.v[0], 1.0);
+}
+
+TEST(SceneFile, ErrorsNameLineAndKey) {
+  const std::string head = "coulomb: 1\nbodies:\n";
+  InputError e = ErrorOf(head + "  - {name: a, mass: -1, shapes: [{type: sphere, radius: 1}]}\n");
+  EXPECT_EQ(e.line, 3);
+  EXPECT_EQ(e.field, "bodies[0].mass");
+  e = ErrorOf(head + "  - name: a\n    shapes: [{type: box, size: [1, 1]}]\n");
+  EXPECT_EQ(e.field, "bodies[0].shapes[0].size");
+  EXPECT_EQ(e.line, 4);
+  e = ErrorOf(head + "  - {name: a, colour: red, shapes: [{type: sphere, radius: 1}]}\n");
+  EXPECT_EQ(e.field, "bodies[0].colour");
+  EXPECT_NE(e.reason.find("unknown key"), std::string::npos);
+  e = ErrorOf(head + "  - {name: a, shapes: [{type: sphere, radius: .nan}]}\n");
+  EXPECT_EQ(e.field, "bodies[0].shapes[0].radius");
+  e = ErrorOf(head + "  - {name: a, shapes: [{type: sphere, radius: 1, friction: -0.2}]}\n");
+  EXPECT_EQ(e.field, "bodies[0].shapes[0].friction");
+  e = ErrorOf(head + "  - {name: a, shapes: [{type: sphere, radius: 1, material: steel}]}\n");
+  EXPECT_NE(e.reason.find("unknown material"), std::string::npos);
+  e = ErrorOf(head + "  - {name: a, shapes: [{type: halfspace}]}\n");
+  EXPECT_NE(e.reason.find("fixed body"), std::string::npos);
+  e = ErrorOf("coulomb: 2\n");
+  EXPECT_EQ(e.field, "coulomb");
+  e = ErrorOf("name: x\n");
+  EXPECT_NE(e.reason.find("schema version"), std::string::npos);
+  e = ErrorOf("coulomb: 1\ntime_step: [1\n");
+  EXPECT_NE(e.reason.find("YAML"), std::string::npos);
+  EXPECT_GT(e.line, 0);
+  e = ErrorOf("coulomb: 1\nformulation: magic\n");
+  EXPECT_EQ(e.field, "formulation");
+  e = ErrorOf("coulomb: 1\nurdf: [{file: missing.urdf}]\n");
+  EXPECT_EQ(e.field, "urdf[0].file");
+  e = ErrorOf("coulomb: 1\nactuators: [{joint: nothing, kp: 1, target: 0}]\n");
+  EXPECT_EQ(e.field, "actuators[0].joint");
+}
+
+TEST(SceneFile, ReadsEveryExample) {
+  for (const char* name : {"incline", "incline_stick", "rolling_ball", "stack", "pyramid", "bin",
+                           "painleve_rod", "newtons_cradle", "iiwa_hold"}) {
+    const auto scene =
+        io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
+    EXPECT_TRUE(scene.ok()) << name << ": " << scene.error().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace coulomb
