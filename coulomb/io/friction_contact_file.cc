@@ -9,6 +9,7 @@
 
 #include "coulomb/io/fclib_file.h"
 #include "coulomb/io/numerics_matrix.h"
+#include "coulomb/io/text_file.h"
 #include "coulomb/io/token_reader.h"
 
 namespace coulomb {
@@ -68,15 +69,10 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
 
 Expected<FrictionContactProblem> ReadFrictionContactFile(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
-  }
-  if (IsHdf5File(path)) return ReadFclibLocal(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseSiconosFrictionContact(buffer.str(), path);
+  if (std::filesystem::is_regular_file(path, ec) && IsHdf5File(path)) return ReadFclibLocal(path);
+  Expected<std::string> text = io::ReadTextFile(path);
+  if (!text.ok()) return text.error();
+  return ParseSiconosFrictionContact(text.value(), path);
 }
 
 }  // namespace coulomb

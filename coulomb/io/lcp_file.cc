@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "coulomb/io/numerics_matrix.h"
+#include "coulomb/io/text_file.h"
 #include "coulomb/io/token_reader.h"
 
 namespace coulomb {
@@ -109,15 +110,9 @@ Expected<LcpProblem> ParseLcp(const std::string& text, const std::string& origin
 }
 
 Expected<LcpProblem> ReadLcpFile(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseLcp(buffer.str(), path);
+  Expected<std::string> text = io::ReadTextFile(path);
+  if (!text.ok()) return text.error();
+  return ParseLcp(text.value(), path);
 }
 
 std::string FormatLcp(const LcpProblem& problem, LcpFileFormat format) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "coulomb/geometry/mass_properties.h"
+#include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
 #include "coulomb/multibody/urdf_import.h"
 
@@ -534,15 +535,9 @@ Expected<sim::Scene> ParseScene(const std::string& text, const std::string& orig
 }
 
 Expected<sim::Scene> ReadSceneFile(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseScene(buffer.str(), path, std::filesystem::path(path).parent_path().string());
+  Expected<std::string> text = ReadTextFile(path);
+  if (!text.ok()) return text.error();
+  return ParseScene(text.value(), path, std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace coulomb::io
