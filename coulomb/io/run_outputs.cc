@@ -46,13 +46,16 @@ std::string TrajectoryCsv(const sim::Scene& scene, const sim::Recording& recordi
 
 std::string StepsCsv(const sim::Recording& recording) {
   std::string out =
-      "step,time,contacts,status,iterations,residual,max_penetration_m,collision_us,assembly_us,"
-      "solve_us,advance_us\n";
+      "step,time,contacts,status,iterations,residual,max_penetration_m,signorini_W,cone_Ns,"
+      "dissipation_W,misalignment,gliding_mps,collision_us,assembly_us,solve_us,advance_us\n";
   for (const sim::StepRecord& s : recording.steps) {
-    out += fmt::format("{},{:.9g},{},{},{},{:.3e},{:.3e},{:.2f},{:.2f},{:.2f},{:.2f}\n", s.step,
-                       s.time, s.contacts, ToString(s.status), s.iterations, s.residual,
-                       s.max_penetration, 1e6 * s.profile.collision, 1e6 * s.profile.assembly,
-                       1e6 * s.profile.solve, 1e6 * s.profile.advance);
+    const sim::ContactMetrics& m = s.metrics;
+    out += fmt::format(
+        "{},{:.9g},{},{},{},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.2f},{:.2f},{:.2f},"
+        "{:.2f}\n",
+        s.step, s.time, s.contacts, ToString(s.status), s.iterations, s.residual, s.max_penetration,
+        m.signorini, m.cone, m.dissipation, m.misalignment, m.gliding, 1e6 * s.profile.collision,
+        1e6 * s.profile.assembly, 1e6 * s.profile.solve, 1e6 * s.profile.advance);
   }
   return out;
 }
@@ -93,6 +96,11 @@ std::string FormatSummaryJson(const sim::RunSummary& s) {
   j["mean_contacts"] = number(s.mean_contacts);
   j["mean_iterations"] = number(s.mean_iterations);
   j["unsupported_pairs"] = s.unsupported_pairs;
+  j["worst_metrics"] = {{"signorini_W", number(s.worst.signorini)},
+                        {"cone_Ns", number(s.worst.cone)},
+                        {"dissipation_W", number(s.worst.dissipation)},
+                        {"misalignment", number(s.worst.misalignment)},
+                        {"gliding_mps", number(s.worst.gliding)}};
   j["initial_energy"] = number(s.initial_energy);
   j["final_energy"] = number(s.final_energy);
   j["state_hash"] = fmt::format("{:016x}", s.state_hash);

@@ -77,12 +77,19 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
     summary.unsupported_pairs = std::max(summary.unsupported_pairs, report.unsupported_pairs);
     summary.max_step_us = std::max(summary.max_step_us, 1e6 * report.profile.Total());
+    ContactMetrics& w = summary.worst;
+    w.signorini = std::max(w.signorini, report.metrics.signorini);
+    w.cone = std::max(w.cone, report.metrics.cone);
+    w.dissipation = std::max(w.dissipation, report.metrics.dissipation);
+    w.misalignment = std::max(w.misalignment, report.metrics.misalignment);
+    w.gliding = std::max(w.gliding, report.metrics.gliding);
     contacts_sum += report.num_contacts();
     iterations_sum += report.iterations;
     step_seconds_sum += report.profile.Total();
     if (recording != nullptr) {
       recording->steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
-                                  report.residual, report.max_penetration, report.profile});
+                                  report.residual, report.max_penetration, report.metrics,
+                                  report.profile});
       if (step % scene.record_every == 0) {
         Frame frame = MakeFrame(state, &report);
         frame.time = before.time;

@@ -33,7 +33,8 @@ struct StepRecord {
   int iterations = 0;
   double residual = 0;
   double max_penetration = 0;  // m
-  StepProfile profile;         // s
+  ContactMetrics metrics;
+  StepProfile profile;  // s
 };
 
 struct Recording {
@@ -50,7 +51,8 @@ struct RunSummary {
   std::string first_failure;   // the first failed step's message
   int max_contacts = 0;
   double mean_contacts = 0, mean_iterations = 0;
-  int unsupported_pairs = 0;                    // the most in any step
+  int unsupported_pairs = 0;  // the most in any step
+  ContactMetrics worst;       // the largest of each accuracy measure over all steps
   double initial_energy = 0, final_energy = 0;  // J (kinetic + gravitational)
   std::uint64_t state_hash = 0;  // FNV-1a of the final q and v bytes (determinism checks)
 };

@@ -17,6 +17,7 @@
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/model.h"
+#include "coulomb/sim/contact_metrics.h"
 
 namespace coulomb::sim {
 
@@ -58,6 +59,7 @@ struct StepReport {
   double max_penetration = 0;     // m, max(0, −φ) over the contacts at the start of the step
   geometry::ContactSet contacts;  // the step's contacts and their impulses (n, t, o), N s
   Eigen::VectorXd impulses;
+  ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
   StepProfile profile;
   int num_contacts() const { return static_cast<int>(contacts.contacts.size()); }
 };

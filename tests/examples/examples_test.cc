@@ -49,6 +49,10 @@ TEST_P(Examples, InclineSlidesAsCoulombPredicts) {
                                 Position(run, "cube", run.recording.frames.front());
   EXPECT_NEAR(moved.norm(), analytic, 0.01 * analytic);
   EXPECT_LT(run.summary.max_penetration, 1e-6);
+  // Coulomb's law with maximum dissipation, measured on every step's solution (spec §7).
+  EXPECT_LT(run.summary.worst.cone, 1e-9);
+  EXPECT_LT(run.summary.worst.misalignment, 1e-6);
+  EXPECT_LT(run.summary.worst.dissipation, 1e-6);
   RecordProperty("slide_error", std::to_string(moved.norm() / analytic - 1));
 }
 
