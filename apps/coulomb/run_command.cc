@@ -24,7 +24,9 @@ int Fail(const std::string& message) {
 std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   if (!o.formulation.empty()) {
     const auto kind = sim::ParseFormulationKind(o.formulation);
-    if (!kind) return "--formulation: unknown '" + o.formulation + "' (velocity-lcp, cone)";
+    if (!kind) {
+      return "--formulation: unknown '" + o.formulation + "' (velocity-lcp, cone, trinkle)";
+    }
     scene.settings.formulation = *kind;
   }
   if (!o.solver.empty()) {
@@ -39,6 +41,7 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
         return "--solver: unknown LCP solver '" + o.solver +
                "' (lemke, fip, ipm, newton, pgs, enum, portfolio)";
       scene.settings.velocity_lcp.solver = *kind;
+      scene.settings.trinkle.solver = *kind;
     }
   }
   if (o.time_step != 0) {

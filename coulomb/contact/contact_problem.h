@@ -55,6 +55,10 @@ struct ContactProblem {
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
   BlockCholesky mass;  // factors of M, block by block
+  // d/dt (J v) at fixed v (3 n_c): the velocity-product term of contact accelerations, which
+  // acceleration-level formulations need (paper 1's κ). Filled by sim::Step only for them;
+  // empty means zero.
+  Eigen::VectorXd contact_velocity_rate;
   int num_contacts() const { return static_cast<int>(phi.size()); }
   // The Delassus operator W = J M⁻¹ Jᵀ and free contact velocity J v* (local problem form).
   Eigen::MatrixXd Delassus() const;

@@ -431,6 +431,7 @@ void SceneReader::ReadSolver(const Field& f) {
                      "' (lemke, fip, ipm, newton, pgs, enum, portfolio)");
     }
     s.velocity_lcp.solver = *kind;
+    s.trinkle.solver = *kind;
   }
 }
 
@@ -443,7 +444,7 @@ void SceneReader::ReadSettings(const Field& root) {
   scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
   if (root.Has("formulation")) {
     const auto kind = sim::ParseFormulationKind(root["formulation"].String());
-    if (!kind) root["formulation"].Fail("unknown formulation (velocity-lcp, cone)");
+    if (!kind) root["formulation"].Fail("unknown formulation (velocity-lcp, cone, trinkle)");
     scene.settings.formulation = *kind;
   }
   if (root.Has("solver")) ReadSolver(root["solver"]);

@@ -19,8 +19,15 @@ double Energy(const Scene& scene, multibody::Data& data, const State& state) {
 }
 
 std::string SolverName(const StepSettings& s) {
-  return std::string(s.formulation == FormulationKind::kCone ? ToString(s.cone.solver)
-                                                             : ToString(s.velocity_lcp.solver));
+  switch (s.formulation) {
+    case FormulationKind::kCone:
+      return std::string(ToString(s.cone.solver));
+    case FormulationKind::kTrinkle:
+      return std::string(ToString(s.trinkle.solver));
+    case FormulationKind::kVelocityLcp:
+      break;
+  }
+  return std::string(ToString(s.velocity_lcp.solver));
 }
 
 Frame MakeFrame(const State& state, const StepReport* report) {

@@ -13,6 +13,7 @@ namespace {
 constexpr std::array kFormulationNames = {
     std::pair{FormulationKind::kVelocityLcp, std::string_view("velocity-lcp")},
     std::pair{FormulationKind::kCone, std::string_view("cone")},
+    std::pair{FormulationKind::kTrinkle, std::string_view("trinkle")},
 };
 
 // The previous step's impulses of contacts that persist (same id), zero for new ones.
@@ -32,10 +33,48 @@ ContactSolution Solve(const contact::ContactProblem& problem, const StepSettings
   switch (settings.formulation) {
     case FormulationKind::kCone:
       return SolveConeComplementarity(problem, settings.cone, warm);
+    case FormulationKind::kTrinkle:
+      return SolveAccelerationStep(problem, settings.trinkle);
     case FormulationKind::kVelocityLcp:
       break;
   }
   return SolveVelocityLcp(problem, settings.velocity_lcp, warm);
+}
+
+// J̇ v by a forward difference along the motion: the contact velocities of the same contacts
+// (matched by id) detected afresh at q ⊕ δ v, so contact points move as they do in rolling and
+// the rate is that of the contact, not of a material point. Unmatched contacts get zero.
+Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Data& data,
+                                    const geometry::CollisionWorld& world, const State& state,
+                                    const contact::ContactProblem& problem,
+                                    const geometry::ContactSet& contacts) {
+  constexpr double kDelta = 1e-7;  // s: the FD error O(δ) is far below the drift correction
+  const int nc = problem.num_contacts();
+  Eigen::VectorXd rate = Eigen::VectorXd::Zero(3 * nc);
+  const Eigen::VectorXd q = multibody::IntegrateConfiguration(model, state.q, state.v, kDelta);
+  multibody::CalcForwardKinematics(model, data, q, state.v);
+  const geometry::ContactDetection moved = geometry::FindContacts(world, data.X_world);
+  geometry::ContactSet matched;
+  std::vector<int> index;
+  for (int k = 0; k < nc; ++k) {
+    for (const geometry::Contact& c : moved.contacts.contacts) {
+      if (c.id != 0 && c.id == contacts.contacts[k].id) {
+        matched.contacts.push_back(c);
+        index.push_back(k);
+        break;
+      }
+    }
+  }
+  if (matched.contacts.empty()) return rate;
+  const contact::ContactProblem later = contact::BuildContactProblem(
+      model, data, q, state.v, Eigen::VectorXd::Zero(model.nv), matched, problem.time_step);
+  const Eigen::VectorXd u_later = later.J * state.v, u_now = problem.J * state.v;
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    rate.segment<3>(3 * index[i]) =
+        (u_later.segment<3>(3 * static_cast<Eigen::Index>(i)) - u_now.segment<3>(3 * index[i])) /
+        kDelta;
+  }
+  return rate;
 }
 
 }  // namespace
@@ -75,8 +114,12 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   }
   report.profile.collision = clock.Lap();
   // 2. The contact problem of this step.
-  const contact::ContactProblem problem =
+  contact::ContactProblem problem =
       contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h);
+  if (settings.formulation == FormulationKind::kTrinkle) {
+    problem.contact_velocity_rate =
+        ContactVelocityRate(model, data, world, state, problem, detection.contacts);
+  }
   report.profile.assembly = clock.Lap();
   // 3. The formulation, warm-started from the contacts that persist.
   const ContactSolution solution = Solve(problem, settings, WarmStart(state, detection.contacts));

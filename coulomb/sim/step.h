@@ -2,7 +2,8 @@
 // One time step of a rigid-body model with contact, the stages of DESIGN.md read top to bottom:
 //   1. geometry::FindContacts        → ContactSet
 //   2. contact::BuildContactProblem  → ContactProblem
-//   3. the formulation (velocity-level LCP or cone complementarity) → ContactSolution
+//   3. the formulation (velocity-level LCP, cone complementarity, or paper 1's acceleration
+//      LCP, which also needs J̇ v from a second detection along the motion) → ContactSolution
 //   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler)
 // Each stage is timed into StepReport::profile.
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "coulomb/formulations/cone/cone_complementarity.h"
+#include "coulomb/formulations/trinkle/acceleration_step.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/model.h"
@@ -24,6 +26,7 @@ namespace coulomb::sim {
 enum class FormulationKind {
   kVelocityLcp,  // "velocity-lcp": Stewart–Trinkle / Anitescu–Potra pyramid LCP
   kCone,         // "cone": exact Coulomb cone (De Saxcé), NSGS / NSN / PPA
+  kTrinkle,      // "trinkle": paper 1's acceleration-level LCP with impacts
 };
 std::string_view ToString(FormulationKind kind);
 std::optional<FormulationKind> ParseFormulationKind(std::string_view name);
@@ -32,6 +35,7 @@ struct StepSettings {
   FormulationKind formulation = FormulationKind::kVelocityLcp;
   VelocityLcpParams velocity_lcp;
   ConeParams cone;
+  AccelerationStepParams trinkle;
 };
 
 // The mutable simulation state (beside multibody::Data's caches).

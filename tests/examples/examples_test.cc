@@ -147,6 +147,35 @@ TEST_P(Examples, IiwaHoldsItsPoseUnderPdControl) {
   EXPECT_LT(last.v.lpNorm<Eigen::Infinity>(), 1e-2);
 }
 
+// Paper 1's acceleration-level stepper on the scenes the issue names.
+TEST(TrinkleStepper, InclineRollingBallAndRod) {
+  const auto trinkle = sim::FormulationKind::kTrinkle;
+  const ExampleRun incline = RunExample("incline", trinkle);
+  EXPECT_EQ(incline.summary.failed_steps, 0) << incline.summary.first_failure;
+  const double slope = std::numbers::pi / 6, t = incline.summary.sim_time;
+  const double analytic = 0.5 * 9.81 * (std::sin(slope) - 0.5 * std::cos(slope)) * t * t;
+  const Eigen::Vector3d moved = Position(incline, "cube", incline.recording.frames.back()) -
+                                Position(incline, "cube", incline.recording.frames.front());
+  EXPECT_NEAR(moved.norm(), analytic, 0.01 * analytic);
+
+  const ExampleRun ball = RunExample("rolling_ball", trinkle);
+  EXPECT_EQ(ball.summary.failed_steps, 0) << ball.summary.first_failure;
+  const sim::Frame& last = ball.recording.frames.back();
+  EXPECT_NEAR(last.v[0], 5.0 / 7.0 * 2.0, 0.005 * 5.0 / 7.0 * 2.0);
+  const Eigen::Quaterniond rotation(last.q[3], last.q[4], last.q[5], last.q[6]);
+  EXPECT_NEAR((rotation * Eigen::Vector3d(last.v.tail<3>())).y() * 0.1, last.v[0], 1e-3);
+
+  // μ = 1.6 at 60°: the acceleration problem has no solution in the initial state, and the
+  // stepper must say so (then resolve the step impulsively) rather than invent forces.
+  const ExampleRun rod = RunExample("painleve_rod", trinkle);
+  EXPECT_GE(rod.summary.failed_steps, 1);
+  EXPECT_NE(rod.summary.first_failure.find("step 0 "), std::string::npos);
+  EXPECT_NE(rod.summary.first_failure.find("Painlev"), std::string::npos)
+      << rod.summary.first_failure;
+  EXPECT_LT(rod.summary.max_penetration, 1e-3);
+  EXPECT_LT(rod.summary.final_energy, rod.summary.initial_energy);
+}
+
 // The 200-sphere bin under the cone formulation (NSGS): the first 0.6 s, while the spheres land
 // and pile up (the full 2 s run is a benchmark, not a CI test).
 TEST(ExamplesBin, SpheresStayInsideTheBin) {

@@ -1,0 +1,34 @@
+#pragma once
+// Paper 1's model as a time stepper (spec §4 "Impacts"): a step is
+//   1. an impact LCP for contacts approaching faster than `impact_speed` (Newton restitution,
+//      the velocity-level LCP with v* = v, i.e. no forces act during the impact);
+//   2. the acceleration-level contact problem of Trinkle et al. for the persistent contacts
+//      (gap within the margin, not separating): a = A c + b with A = J M⁻¹ Jᵀ and
+//      b = J M⁻¹ f + J̇ v + drift correction, rolling contacts bounded by the paper's square
+//      pyramid and sliding ones by eq. (12) (c_T = −μ c_n v_T/‖v_T‖), built by BuildContactLcp
+//      (eqs. 37–39) and solved by Lemke;
+//   3. v⁺ = v + h M⁻¹ (f + Jᵀ c).
+// When the acceleration LCP has no solution (Painlevé's paradox), the step says so in its
+// status and message instead of inventing forces; with `impulsive_fallback` it then resolves
+// the step at the velocity level so the run can continue, still reporting the failure.
+
+#include "coulomb/complementarity/lcp_solvers.h"
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/contact_solution.h"
+
+namespace coulomb {
+
+struct AccelerationStepParams {
+  LcpSolverKind solver = LcpSolverKind::kLemke;
+  LcpSolverSettings settings;
+  double impact_speed = 1e-3;       // m/s: approaching faster → impact LCP first
+  double separation_speed = 1e-3;   // m/s: separating faster → not in the acceleration LCP
+  double slip_speed = 1e-4;         // m/s: sliding (eq. 12) above, rolling (pyramid) below
+  double stabilization_steps = 10;  // drift correction time constant τ = this × h
+  bool impulsive_fallback = true;
+};
+
+ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
+                                      const AccelerationStepParams& params = {});
+
+}  // namespace coulomb
