@@ -87,6 +87,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   p.phi.resize(nc);
   p.mu.resize(nc);
   p.restitution.resize(nc);
+  p.compliance.resize(nc);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
     Eigen::Matrix3d frame;
@@ -107,6 +108,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
     p.phi[k] = c.phi;
     p.mu[k] = c.mu;
     p.restitution[k] = c.restitution;
+    p.compliance[k] = c.compliance;
   }
   return p;
 }

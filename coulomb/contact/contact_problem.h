@@ -54,7 +54,8 @@ struct ContactProblem {
   Eigen::MatrixXd J;                    // 3 nc × nv, rows (n, t, o) per contact
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
-  BlockCholesky mass;  // factors of M, block by block
+  Eigen::VectorXd compliance;  // m/N per contact (0: rigid)
+  BlockCholesky mass;          // factors of M, block by block
   // d/dt (J v) at fixed v (3 n_c): the velocity-product term of contact accelerations, which
   // acceleration-level formulations need (paper 1's κ). Filled by sim::Step only for them;
   // empty means zero.

@@ -40,6 +40,14 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
     }
   }
   LocalContactProblem local;
+  // A compliant contact (c m/N) deflects by φ_c = c f = c γ / h: the end-of-step gap condition
+  // φ + h u_N + c γ_N / h ≥ 0 puts c / h² on the normal diagonal (a regularized, softer contact).
+  for (int k = 0; k < nc && problem.compliance.size() == nc; ++k) {
+    if (problem.compliance[k] > 0) {
+      w_entries.emplace_back(3 * k, 3 * k,
+                             problem.compliance[k] / (problem.time_step * problem.time_step));
+    }
+  }
   local.W.resize(3 * nc, 3 * nc);
   local.W.setFromTriplets(w_entries.begin(), w_entries.end());  // sums blocks' contributions
   local.MinvJt.resize(nv, 3 * nc);

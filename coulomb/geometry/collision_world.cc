@@ -36,6 +36,10 @@ std::string CollisionWorld::Validate() const {
       return fmt::format("geometry {} ('{}'): friction = {} must be finite and >= 0", i, g.name,
                          g.friction);
     }
+    if (!(std::isfinite(g.compliance) && g.compliance >= 0)) {
+      return fmt::format("geometry {} ('{}'): compliance = {} m/N must be finite and >= 0", i,
+                         g.name, g.compliance);
+    }
     if (!(g.restitution >= 0 && g.restitution <= 1)) {
       return fmt::format("geometry {} ('{}'): restitution = {} must be in [0, 1]", i, g.name,
                          g.restitution);
@@ -86,6 +90,7 @@ ContactDetection FindContacts(const CollisionWorld& world,
       c.phi = p.phi;
       c.mu = CombineFriction(a.friction, b.friction);
       c.restitution = std::max(a.restitution, b.restitution);
+      c.compliance = a.compliance + b.compliance;  // springs in series
       c.geometry_a = i;
       c.geometry_b = j;
       c.id = ((static_cast<std::uint64_t>(std::min(i, j)) << 32) |

@@ -30,6 +30,7 @@ struct CollisionGeometry {
   multibody::Transform X_BG;  // geometry frame in the body frame (world frame if body = −1)
   double friction = 0.5;      // Coulomb coefficient of the material, ≥ 0
   double restitution = 0;
+  double compliance = 0;  // m/N: contact deflection per unit normal force (0: rigid)
   std::uint32_t group = 1, mask = 0xffffffffu;  // pair if (group_a & mask_b) && (group_b & mask_a)
 };
 

@@ -16,7 +16,8 @@ struct Contact {
   double phi = 0;                                     // signed distance, m (negative: penetration)
   double mu = 0.5;  // combined friction coefficient (see CombineFriction)
   double restitution = 0;
-  std::uint64_t id = 0;  // persistent identity across steps (for warm starts), 0 if unknown
+  double compliance = 0;  // m/N, the sum of the two materials' (0: rigid)
+  std::uint64_t id = 0;   // persistent identity across steps (for warm starts), 0 if unknown
   int geometry_a = -1, geometry_b = -1;  // indices in the CollisionWorld, −1 if not from one
 };
 

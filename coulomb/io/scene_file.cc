@@ -21,7 +21,7 @@ using multibody::JointType;
 using multibody::Transform;
 
 struct Material {
-  double friction = 0.5, restitution = 0;
+  double friction = 0.5, restitution = 0, compliance = 0;
 };
 
 // What a body name refers to while reading: a model body, or static geometry fixed in the world.
@@ -60,13 +60,13 @@ geometry::Shape ReadShape(const Field& f) {
   const std::string type = f["type"].String();
   if (type == "box") {
     f.CheckKeys({"type", "size", "position", "orientation", "material", "friction", "restitution",
-                 "color"});
+                 "compliance", "color"});
     const Eigen::Vector3d size = f["size"].Vector3();
     if (!(size.minCoeff() > 0)) f["size"].Fail("every extent must be positive (m)");
     return geometry::Box{0.5 * size};
   }
   f.CheckKeys({"type", "radius", "length", "position", "orientation", "material", "friction",
-               "restitution", "color"});
+               "restitution", "compliance", "color"});
   if (type == "halfspace") return geometry::HalfSpace{};
   const double radius = f["radius"].DoubleIn(1e-9, 1e9);
   if (type == "sphere") return geometry::Sphere{radius};
@@ -87,6 +87,7 @@ Material SceneReader::ShapeMaterial(const Field& shape) const {
   }
   if (shape.Has("friction")) m.friction = shape["friction"].DoubleIn(0, 1e6);
   if (shape.Has("restitution")) m.restitution = shape["restitution"].DoubleIn(0, 1);
+  if (shape.Has("compliance")) m.compliance = shape["compliance"].DoubleIn(0, 1);
   return m;
 }
 
@@ -113,6 +114,7 @@ std::vector<std::pair<geometry::Shape, Transform>> SceneReader::ReadShapes(const
     g.X_BG = owner >= 0 ? X_BG : X_WB * X_BG;
     g.friction = material.friction;
     g.restitution = material.restitution;
+    g.compliance = material.compliance;
     scene.world.Add(g);
     scene.geometry_colors.push_back(OptionalString(f, "color", owner >= 0 ? "#d08040" : "#9aa4ad"));
     shapes.emplace_back(shape, X_BG);
@@ -455,9 +457,10 @@ void SceneReader::ReadMaterials(const Field& f) {
   for (const auto& entry : f.node) {
     const std::string name = entry.first.as<std::string>();
     const Field m = f[name];
-    m.CheckKeys({"friction", "restitution"});
+    m.CheckKeys({"friction", "restitution", "compliance"});
     materials[name] = {m.Has("friction") ? m["friction"].DoubleIn(0, 1e6) : 0.5,
-                       m.Has("restitution") ? m["restitution"].DoubleIn(0, 1) : 0.0};
+                       m.Has("restitution") ? m["restitution"].DoubleIn(0, 1) : 0.0,
+                       m.Has("compliance") ? m["compliance"].DoubleIn(0, 1) : 0.0};
   }
 }
 

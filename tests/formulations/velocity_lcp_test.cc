@@ -9,7 +9,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/simulate.h"
 #include "coulomb/sim/step.h"
 
 namespace coulomb {
@@ -129,6 +131,25 @@ TEST_P(SteppingTest, StackOfFiveCubesStands) {
 
 namespace coulomb {
 namespace {
+TEST_P(SteppingTest, CompliantContactDeflectsByComplianceTimesLoad) {
+  // Two foam surfaces (1e-4 m/N each, in series) under a 1 kg ball: the rest deflection is
+  // (c_a + c_b) m g = 1.962 mm.
+  Expected<sim::Scene> scene = io::ParseScene(R"(coulomb: 1
+duration: 1.0
+materials: {foam: {friction: 0.5, compliance: 1.0e-4}}
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, material: foam}]}
+  - {name: ball, mass: 1.0, position: [0, 0, 0.1], shapes: [{type: sphere, radius: 0.1, material: foam}]}
+)",
+                                              "soft.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  scene.value().settings = Settings();
+  sim::Recording recording;
+  const sim::RunSummary summary = sim::Simulate(scene.value(), &recording);
+  EXPECT_EQ(summary.failed_steps, 0);
+  const double deflection = 0.1 - recording.frames.back().q[2];
+  EXPECT_NEAR(deflection, 2e-4 * 9.81, 0.01 * 2e-4 * 9.81);
+}
 INSTANTIATE_TEST_SUITE_P(Formulations, SteppingTest,
                          ::testing::Values(sim::FormulationKind::kVelocityLcp,
                                            sim::FormulationKind::kCone),
