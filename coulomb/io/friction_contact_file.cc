@@ -38,7 +38,7 @@ ProblemFileKind DetectProblemFileKind(const std::string& path) {
 Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& text,
                                                              const std::string& origin) {
   using io::ParseFailure;
-  try {
+  return io::CatchParseFailures<FrictionContactProblem>(origin, [&] {
     io::TokenReader in(text);
     const auto dimension = in.NextInt("dimension", 2, 3);
     if (dimension != 3) {
@@ -60,11 +60,7 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
       throw ParseFailure(0, "", defect);
     }
     return p;
-  } catch (const ParseFailure& e) {
-    return InputError{origin, e.line, e.field, e.what()};
-  } catch (const std::bad_alloc&) {
-    return InputError{origin, 0, "", "out of memory while reading the problem"};
-  }
+  });
 }
 
 Expected<FrictionContactProblem> ReadFrictionContactFile(const std::string& path) {

@@ -14,6 +14,7 @@
 namespace coulomb {
 namespace {
 
+using io::CatchParseFailures;
 using io::ParseFailure;
 using io::TokenReader;
 
@@ -87,7 +88,7 @@ LcpProblem ParseJson(const std::string& text) {
 }  // namespace
 
 Expected<LcpProblem> ParseLcp(const std::string& text, const std::string& origin) {
-  try {
+  return CatchParseFailures<LcpProblem>(origin, [&] {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) throw ParseFailure(1, "", "file is empty");
     LcpProblem p;
@@ -102,11 +103,7 @@ Expected<LcpProblem> ParseLcp(const std::string& text, const std::string& origin
       throw ParseFailure(0, "", defect);
     }
     return p;
-  } catch (const ParseFailure& e) {
-    return InputError{origin, e.line, e.field, e.what()};
-  } catch (const std::bad_alloc&) {
-    return InputError{origin, 0, "", "out of memory while reading the problem"};
-  }
+  });
 }
 
 Expected<LcpProblem> ReadLcpFile(const std::string& path) {

@@ -5,9 +5,12 @@
 // nothing escapes the library.
 
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "coulomb/base/error.h"
 
 namespace coulomb::io {
 
@@ -17,6 +20,19 @@ struct ParseFailure : std::runtime_error {
   int line;
   std::string field;
 };
+
+// Runs `parse` (which throws ParseFailure on a defect) and turns failures into InputErrors
+// naming `origin`: the boundary every reader of this layer shares.
+template <class T, class Parse>
+Expected<T> CatchParseFailures(const std::string& origin, Parse&& parse) {
+  try {
+    return parse();
+  } catch (const ParseFailure& e) {
+    return InputError{origin, e.line, e.field, e.what()};
+  } catch (const std::bad_alloc&) {
+    return InputError{origin, 0, "", "out of memory while reading the file"};
+  }
+}
 
 class TokenReader {
  public:

@@ -9,6 +9,7 @@
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/formulation_names.h"
 
 namespace coulomb {
 namespace {
@@ -203,10 +204,7 @@ TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
 INSTANTIATE_TEST_SUITE_P(Formulations, Examples,
                          ::testing::Values(sim::FormulationKind::kVelocityLcp,
                                            sim::FormulationKind::kCone),
-                         [](const auto& info) {
-                           return info.param == sim::FormulationKind::kCone ? "cone"
-                                                                            : "velocity_lcp";
-                         });
+                         testing_support::FormulationTestName);
 
 }  // namespace
 }  // namespace coulomb

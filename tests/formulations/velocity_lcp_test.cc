@@ -13,6 +13,7 @@
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
 #include "coulomb/sim/step.h"
+#include "tests/support/formulation_names.h"
 
 namespace coulomb {
 namespace {
@@ -153,9 +154,6 @@ bodies:
 INSTANTIATE_TEST_SUITE_P(Formulations, SteppingTest,
                          ::testing::Values(sim::FormulationKind::kVelocityLcp,
                                            sim::FormulationKind::kCone),
-                         [](const auto& info) {
-                           return info.param == sim::FormulationKind::kCone ? "cone"
-                                                                            : "velocity_lcp";
-                         });
+                         testing_support::FormulationTestName);
 }  // namespace
 }  // namespace coulomb
