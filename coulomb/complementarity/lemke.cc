@@ -216,8 +216,14 @@ void LemkePath::Refactorize() {
     }
   }
   const Eigen::PartialPivLU<Eigen::MatrixXd> lu(B);
-  const Eigen::MatrixXd inverse = lu.inverse();
-  for (int col : stored_) binv_.col(col) = inverse.col(col);
+  // Only the stored (nontrivial) columns of B⁻¹ are needed: solve for those, not the inverse.
+  Eigen::MatrixXd unit = Eigen::MatrixXd::Zero(n_, static_cast<Eigen::Index>(stored_.size()));
+  for (std::size_t j = 0; j < stored_.size(); ++j)
+    unit(stored_[j], static_cast<Eigen::Index>(j)) = 1;
+  const Eigen::MatrixXd columns = lu.solve(unit);
+  for (std::size_t j = 0; j < stored_.size(); ++j) {
+    binv_.col(stored_[j]) = columns.col(static_cast<Eigen::Index>(j));
+  }
   qbar_ = lu.solve(q_);
 }
 
