@@ -68,6 +68,7 @@ std::optional<ConeSolverKind> ParseConeSolverKind(std::string_view name) {
 
 std::vector<ConeSolverKind> AllConeSolverKinds() {
   std::vector<ConeSolverKind> kinds;
+  kinds.reserve(kNames.size());
   for (const auto& entry : kNames) kinds.push_back(entry.first);
   return kinds;
 }

@@ -317,7 +317,8 @@ void SceneReader::ReadUrdf(const Field& f) {
     scene.world.Add(g);
     scene.geometry_colors.push_back("#c8c8d0");
   }
-  for (const std::string& w : robot.warnings) scene.warnings.push_back(file + ": " + w);
+  for (const std::string& w : robot.warnings)
+    scene.warnings.push_back(fmt::format("{}: {}", file, w));
   if (!robot.couplers.empty()) {
     scene.warnings.push_back(fmt::format(
         "{}: {} <mimic> coupler(s) are not enforced by the velocity-LCP and cone formulations",

@@ -54,7 +54,7 @@ struct AccelerationLcpAnswer {
 // the step is re-classified as rolling and the problem solved again: the explicit step would
 // otherwise chatter around the slip-to-roll transition. Rolling contacts also remove their
 // residual slip over the step (b_T += u_T / h), bounded by the friction pyramid.
-AccelerationLcpAnswer SolveAccelerationLcp(const Eigen::MatrixXd& A, Eigen::VectorXd b,
+AccelerationLcpAnswer SolveAccelerationLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                            const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
                                            double h, const AccelerationStepParams& params) {
   const int n = static_cast<int>(mu.size());
