@@ -75,6 +75,9 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
                              : Frame{};
     const StepReport report =
         Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
+    // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
+    // point).
+    state.time = scene.initial.time + (step + 1) * scene.time_step;
     const bool failed = report.status != LcpStatus::kSolved;
     if (failed && summary.failed_steps++ == 0) {
       summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
