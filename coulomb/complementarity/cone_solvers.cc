@@ -1,18 +1,19 @@
 #include "coulomb/complementarity/cone_solvers.h"
 
 #include <algorithm>
-#include <array>
 #include <string>
+
+#include "coulomb/base/name_table.h"
 
 namespace coulomb {
 namespace {
 
-constexpr std::array kNames = {
-    std::pair{ConeSolverKind::kNsgs, std::string_view("nsgs")},
-    std::pair{ConeSolverKind::kNewton, std::string_view("nsn")},
-    std::pair{ConeSolverKind::kProximal, std::string_view("ppa")},
-    std::pair{ConeSolverKind::kPortfolio, std::string_view("portfolio")},
-};
+constexpr NameTable<ConeSolverKind, 4> kNames = {{
+    {ConeSolverKind::kNsgs, "nsgs"},
+    {ConeSolverKind::kNewton, "nsn"},
+    {ConeSolverKind::kProximal, "ppa"},
+    {ConeSolverKind::kPortfolio, "portfolio"},
+}};
 
 // While W is small enough to factor densely: NSGS and PPA-Newton alternate, each starting from
 // the other's answer (NSGS first by default, ABH's choice for rigid sets; Newton first where
@@ -53,24 +54,15 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
 }  // namespace
 
 std::string_view ToString(ConeSolverKind kind) {
-  for (const auto& [k, name] : kNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
+  return NameOf(kNames, kind);
 }
 
 std::optional<ConeSolverKind> ParseConeSolverKind(std::string_view name) {
-  for (const auto& [k, n] : kNames) {
-    if (n == name) return k;
-  }
-  return std::nullopt;
+  return KindNamed(kNames, name);
 }
 
 std::vector<ConeSolverKind> AllConeSolverKinds() {
-  std::vector<ConeSolverKind> kinds;
-  kinds.reserve(kNames.size());
-  for (const auto& entry : kNames) kinds.push_back(entry.first);
-  return kinds;
+  return AllKinds(kNames);
 }
 
 FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,

@@ -1,12 +1,11 @@
 #include "coulomb/complementarity/lcp_solvers.h"
 
-#include <array>
-#include <utility>
+#include "coulomb/base/name_table.h"
 
 namespace coulomb {
 namespace {
 
-constexpr std::array<std::pair<LcpSolverKind, std::string_view>, 7> kNames = {{
+constexpr NameTable<LcpSolverKind, 7> kNames = {{
     {LcpSolverKind::kLemke, "lemke"},
     {LcpSolverKind::kFeasibleInteriorPoint, "fip"},
     {LcpSolverKind::kMehrotra, "ipm"},
@@ -19,24 +18,15 @@ constexpr std::array<std::pair<LcpSolverKind, std::string_view>, 7> kNames = {{
 }  // namespace
 
 std::string_view ToString(LcpSolverKind kind) {
-  for (const auto& [k, name] : kNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
+  return NameOf(kNames, kind);
 }
 
 std::optional<LcpSolverKind> ParseLcpSolverKind(std::string_view name) {
-  for (const auto& [k, n] : kNames) {
-    if (n == name) return k;
-  }
-  return std::nullopt;
+  return KindNamed(kNames, name);
 }
 
 std::vector<LcpSolverKind> AllLcpSolverKinds() {
-  std::vector<LcpSolverKind> all;
-  all.reserve(kNames.size());
-  for (const auto& entry : kNames) all.push_back(entry.first);
-  return all;
+  return AllKinds(kNames);
 }
 
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,

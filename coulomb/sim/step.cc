@@ -1,8 +1,8 @@
 #include "coulomb/sim/step.h"
 
 #include <algorithm>
-#include <array>
 
+#include "coulomb/base/name_table.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/multibody/dynamics.h"
@@ -10,11 +10,11 @@
 namespace coulomb::sim {
 namespace {
 
-constexpr std::array kFormulationNames = {
-    std::pair{FormulationKind::kVelocityLcp, std::string_view("velocity-lcp")},
-    std::pair{FormulationKind::kCone, std::string_view("cone")},
-    std::pair{FormulationKind::kTrinkle, std::string_view("trinkle")},
-};
+constexpr NameTable<FormulationKind, 3> kFormulationNames = {{
+    {FormulationKind::kVelocityLcp, "velocity-lcp"},
+    {FormulationKind::kCone, "cone"},
+    {FormulationKind::kTrinkle, "trinkle"},
+}};
 
 // The previous step's impulses of contacts that persist (same id), zero for new ones.
 Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
@@ -80,17 +80,11 @@ Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Da
 }  // namespace
 
 std::string_view ToString(FormulationKind kind) {
-  for (const auto& [k, name] : kFormulationNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
+  return NameOf(kFormulationNames, kind);
 }
 
 std::optional<FormulationKind> ParseFormulationKind(std::string_view name) {
-  for (const auto& [k, n] : kFormulationNames) {
-    if (n == name) return k;
-  }
-  return std::nullopt;
+  return KindNamed(kFormulationNames, name);
 }
 
 State MakeRestState(const multibody::Model& model) {
