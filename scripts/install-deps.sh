@@ -11,6 +11,7 @@ packages=(
   chromium               # headless viewer test (BSD-3 and others)
   libfmt-dev             # formatting (MIT)
   nlohmann-json3-dev     # JSON problem files and --json output (MIT)
+  libsuitesparse-dev     # CHOLMOD sparse Cholesky for the SAP solver (LGPL-2.1+)
   libfclib-dev           # FCLib HDF5 frictional-contact problem files (Apache-2.0)
   liburdfdom-dev         # URDF import (BSD-3)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)

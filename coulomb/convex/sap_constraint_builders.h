@@ -1,0 +1,62 @@
+#pragma once
+// The regularization R and bias v̂ of each constraint type (spec sap-and-deformables.md
+// §1.1 and §1.3), frozen for the step. W is the constraint's Delassus estimate
+// (EstimateDelassusBlock). The near-rigid clamp R ≥ β²/(4π²)·w softens a constraint only as far
+// as needed for its oscillation period to be β·δt: stiffer than that, an implicit step cannot
+// resolve it anyway, and the Hessian stays well conditioned.
+
+#include <Eigen/Dense>
+
+#include "coulomb/convex/sap_constraint.h"
+
+namespace coulomb::convex {
+
+struct SapRegularization {
+  double beta = 1.0;            // near-rigid threshold for contacts (Drake's default)
+  double sigma = 1e-3;          // friction regularization: stiction slip ≈ σ·δt·g
+  double holonomic_beta = 0.1;  // near-rigid threshold for holonomic constraints and limits
+};
+
+// Point contact: gap φ0 (m, negative when overlapping) at the start of the step, normal
+// stiffness k (N/m; +∞ for rigid contact) and dissipation time scale τ_d (s, damping d = τ_d k).
+// The normal impulse models γ_n/δt = (−k φ − d v_n)_+ with φ = φ0 + δt v_n.
+struct ContactParameters {
+  double phi0 = 0;
+  double mu = 0;
+  double stiffness = INFINITY;
+  double dissipation_time_scale = 0;
+};
+SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameters& contact,
+                                    const Eigen::MatrixXd& W, double dt,
+                                    const SapRegularization& regularization);
+
+// Holonomic g(q, t) = 0 with g = g0 at the start of the step and ∂g/∂t = bias: welds, couplers,
+// distance constraints, attachments. k = +∞ (default) is a rigid constraint; a finite k with
+// relaxation time τ is a spring–damper. Impulses are bounded by [lower, upper] (±∞ default).
+// When the near-rigid clamp is active, τ is reset to δt (critical damping, spec §1.3).
+struct HolonomicParameters {
+  Eigen::VectorXd g0, bias;
+  double stiffness = INFINITY;
+  double relaxation_time = 0;
+  Eigen::VectorXd lower, upper;  // empty: unbounded
+};
+SapConstraint MakeHolonomicConstraint(SapJacobian jacobian, const HolonomicParameters& holonomic,
+                                      const Eigen::MatrixXd& W, double dt,
+                                      const SapRegularization& regularization);
+
+// A one-sided limit row g ≥ 0 (g = q − q_lower or q_upper − q): stiffness 1e12, τ = δt,
+// impulses in [0, ∞).
+SapConstraint MakeLimitConstraint(SapJacobian jacobian, const Eigen::VectorXd& g0,
+                                  const Eigen::MatrixXd& W, double dt,
+                                  const SapRegularization& regularization);
+
+// An implicit PD controller on one dof: τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort)
+// evaluated at the end of the step (q = q0 + δt v), so any gains are stable.
+struct PdParameters {
+  double q0 = 0, q_ref = 0, v_ref = 0;
+  double kp = 0, kd = 0;     // N m/rad, N m s/rad (or N/m, N s/m)
+  double effort = INFINITY;  // N m (or N)
+};
+SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, double dt);
+
+}  // namespace coulomb::convex

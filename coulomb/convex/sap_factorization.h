@@ -1,0 +1,35 @@
+#pragma once
+// Sparse supernodal Cholesky of the SAP Hessian (CHOLMOD, AMD ordering) that keeps its symbolic
+// analysis while the sparsity pattern is unchanged: within a step the pattern never changes
+// (AssembleHessianLower), and across steps it changes only when the contact graph does.
+//
+// Owned by the caller and passed to SolveSap, so the solver stays a function of its inputs; the
+// cache changes only how fast an answer comes, never the answer. Copying gives an empty cache.
+
+#include <Eigen/Sparse>
+#include <memory>
+
+namespace coulomb::convex {
+
+class SapFactorization {
+ public:
+  SapFactorization();
+  ~SapFactorization();
+  SapFactorization(const SapFactorization&);
+  SapFactorization& operator=(const SapFactorization&);
+  SapFactorization(SapFactorization&&) noexcept;
+  SapFactorization& operator=(SapFactorization&&) noexcept;
+
+  // Factors the symmetric matrix whose lower triangle is given. False if it is not positive
+  // definite (numerically).
+  bool Factor(const Eigen::SparseMatrix<double>& lower);
+  Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
+  int symbolic_analyses() const;  // how many times the pattern had to be analysed
+  int factorizations() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace coulomb::convex

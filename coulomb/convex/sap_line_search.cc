@@ -1,0 +1,82 @@
+#include "coulomb/convex/sap_line_search.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace coulomb::convex {
+
+LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_zero,
+                                 const LineSearchSettings& settings) {
+  LineSearchResult out;
+  if (!(at_zero.slope < 0)) {
+    // A Newton direction of a convex ℓ is a descent direction; a non-negative slope means the
+    // Hessian or gradient lost accuracy (round-off, huge inputs).
+    out.ok = -at_zero.slope <= settings.cost_tolerance;
+    out.alpha = out.ok ? 1.0 : 0.0;
+    if (!out.ok) {
+      out.message = fmt::format("Newton direction is not a descent direction (dℓ/dα = {:.3g})",
+                                at_zero.slope);
+    }
+    return out;
+  }
+  if (-at_zero.slope <= settings.cost_tolerance) {
+    out.alpha = 1.0;
+    return out;
+  }
+  const double alpha_max = settings.alpha_max;
+  const LineSample at_max = line(alpha_max);
+  out.iterations = 1;
+  if (at_max.slope <= 0) {  // still descending at the longest step: take it
+    out.alpha = alpha_max;
+    return out;
+  }
+  // Root of f(α) = ℓ'(α)/|ℓ'(0)|, bracketed by f(0) < 0 < f(α_max).
+  const double scale = -at_zero.slope;
+  double lo = 0, hi = alpha_max;
+  double alpha = at_max.curvature > 0 ? std::min(scale / at_max.curvature, alpha_max) : alpha_max;
+  const double alpha_tolerance = settings.tolerance * alpha;
+  for (; out.iterations < settings.max_iterations; ++out.iterations) {
+    const LineSample s = line(alpha);
+    const double f = s.slope / scale;
+    if (std::abs(f) < settings.tolerance) break;
+    (f < 0 ? lo : hi) = alpha;
+    if (hi - lo < alpha_tolerance) break;
+    const double newton = alpha - s.slope / s.curvature;
+    alpha = (s.curvature > 0 && newton > lo && newton < hi) ? newton : 0.5 * (lo + hi);
+  }
+  out.alpha = alpha;
+  return out;
+}
+
+LineSearchResult BacktrackingLineSearch(const LineFunction& line, const LineSample& at_zero,
+                                        const LineSearchSettings& settings) {
+  LineSearchResult out;
+  if (!(at_zero.slope < 0)) {
+    out.ok = -at_zero.slope <= settings.cost_tolerance;
+    out.alpha = out.ok ? 1.0 : 0.0;
+    if (!out.ok) out.message = "Newton direction is not a descent direction";
+    return out;
+  }
+  const double rho = settings.backtracking_rho;
+  double alpha = 1.0 / rho;
+  double best_alpha = 0, best_cost = INFINITY;  // the best trial that satisfies Armijo
+  for (out.iterations = 1; out.iterations <= settings.backtracking_max_iterations;
+       ++out.iterations, alpha *= rho) {
+    const double cost = line(alpha).cost;
+    const bool armijo = cost <= at_zero.cost + settings.armijo * alpha * at_zero.slope;
+    if (armijo && cost < best_cost) {
+      best_alpha = alpha;
+      best_cost = cost;
+    } else if (best_cost < INFINITY) {
+      break;  // past the minimum along the line
+    }
+  }
+  out.alpha = best_alpha;
+  out.ok = best_cost < INFINITY;
+  if (!out.ok) out.message = "backtracking found no step satisfying Armijo's condition";
+  return out;
+}
+
+}  // namespace coulomb::convex

@@ -1,0 +1,60 @@
+#pragma once
+// SAP's Newton method (Castro et al. 2022; spec sap-and-deformables.md §1.5): minimizes the
+// convex ℓ(v) of SapProblem over the participating velocities with an exact (or backtracking)
+// line search. The stopping test runs before each factorization, so a warm start that is
+// already optimal costs no factorization. Failures are values: the result says why.
+
+#include <Eigen/Dense>
+#include <string>
+#include <string_view>
+
+#include "coulomb/convex/sap_factorization.h"
+#include "coulomb/convex/sap_line_search.h"
+#include "coulomb/convex/sap_problem.h"
+
+namespace coulomb::convex {
+
+struct SapSolverParams {
+  // Converged when ‖D^(−½) ∇ℓ‖ ≤ abs + rel · max(‖D^(−½) A v‖, ‖D^(−½) Jᵀγ‖), D = diag(A):
+  // a momentum balance residual in units of √J, relative to the momenta in play.
+  double abs_tolerance = 1e-14;
+  double rel_tolerance = 1e-6;
+  // ... or when the cost stalls: |Δℓ| < cost_abs + cost_rel · |ℓ| with a step α > ½.
+  double cost_abs_tolerance = 1e-30;
+  double cost_rel_tolerance = 1e-15;
+  int max_iterations = 100;
+  enum class LineSearch { kExact, kBacktracking };
+  LineSearch line_search = LineSearch::kExact;
+  LineSearchSettings line_search_settings;
+};
+std::string_view ToString(SapSolverParams::LineSearch kind);
+
+enum class SapStatus {
+  kConverged,
+  kIterationLimit,       // max_iterations Newton steps without meeting the tolerance
+  kLineSearchFailed,     // no descent along the Newton direction (round-off, huge inputs)
+  kNotPositiveDefinite,  // the Hessian factorization failed
+  kBadInput,             // ValidateSapProblem rejected the problem
+};
+std::string_view ToString(SapStatus status);
+
+struct SapResult {
+  SapStatus status = SapStatus::kBadInput;
+  std::string message;    // why it failed, naming the parameter to change
+  Eigen::VectorXd v;      // next velocity, size nv (= v* outside participating cliques)
+  Eigen::VectorXd gamma;  // impulses stacked in constraint order, N s
+  int iterations = 0;     // Newton iterations (factorizations)
+  int line_search_iterations = 0;
+  double residual = 0;        // ‖D^(−½) ∇ℓ‖ at the answer, √J
+  double residual_bound = 0;  // abs + rel · scale: converged means residual ≤ bound
+  double cost = 0;            // ℓ(v), J
+  int participating_velocities = 0;
+  double seconds = 0, factor_seconds = 0;
+  bool converged() const { return status == SapStatus::kConverged; }
+};
+
+// v_guess: the warm start (size nv; empty → v*). factorization may be null (a fresh one is used).
+SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
+                   const Eigen::VectorXd& v_guess = {}, SapFactorization* factorization = nullptr);
+
+}  // namespace coulomb::convex
