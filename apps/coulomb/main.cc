@@ -37,8 +37,10 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
   run_cmd->add_option("scene", run.scene, "scene file")->required();
   run_cmd->add_option("--formulation", run.formulation,
-                      "velocity-lcp | cone | trinkle (default: the scene's)");
-  run_cmd->add_option("--solver", run.solver, "LCP or cone solver name (default: the scene's)");
+                      "velocity-lcp | cone | trinkle | sap (default: the scene's)");
+  run_cmd->add_option("--solver", run.solver,
+                      "LCP solver, cone solver, or SAP line search (exact | backtracking) of the "
+                      "formulation (default: the scene's)");
   run_cmd->add_option("--dt", run.time_step, "time step, s (default: the scene's)");
   run_cmd->add_option("--duration", run.duration, "simulated time, s (default: the scene's)");
   run_cmd->add_option("--out", run.out_dir, "write trajectory.csv, steps.csv, summary.json here");

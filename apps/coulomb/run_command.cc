@@ -5,8 +5,6 @@
 
 #include <cstdio>
 
-#include "coulomb/complementarity/cone_solvers.h"
-#include "coulomb/complementarity/lcp_solver_kind.h"
 #include "coulomb/io/html_replay.h"
 #include "coulomb/io/run_outputs.h"
 #include "coulomb/io/scene_file.h"
@@ -25,24 +23,13 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   if (!o.formulation.empty()) {
     const auto kind = sim::ParseFormulationKind(o.formulation);
     if (!kind) {
-      return "--formulation: unknown '" + o.formulation + "' (velocity-lcp, cone, trinkle)";
+      return "--formulation: unknown '" + o.formulation + "' (" + sim::FormulationNames() + ")";
     }
     scene.settings.formulation = *kind;
   }
   if (!o.solver.empty()) {
-    if (scene.settings.formulation == sim::FormulationKind::kCone) {
-      const auto kind = ParseConeSolverKind(o.solver);
-      if (!kind)
-        return "--solver: unknown cone solver '" + o.solver + "' (nsgs, nsn, ppa, portfolio)";
-      scene.settings.cone.solver = *kind;
-    } else {
-      const auto kind = ParseLcpSolverKind(o.solver);
-      if (!kind)
-        return "--solver: unknown LCP solver '" + o.solver +
-               "' (lemke, fip, ipm, newton, pgs, enum, portfolio)";
-      scene.settings.velocity_lcp.solver = *kind;
-      scene.settings.trinkle.solver = *kind;
-    }
+    const std::string error = sim::SetSolverByName(o.solver, scene.settings);
+    if (!error.empty()) return "--solver: " + error;
   }
   if (o.time_step != 0) {
     if (!(o.time_step > 0 && o.time_step <= 10))

@@ -68,6 +68,47 @@ Eigen::MatrixXd ContactProblem::Delassus() const {
   return J * M.llt().solve(J.transpose());
 }
 
+namespace {
+
+// The DofBlock of each body's velocities (−1 for bodies of the world's tree without any).
+std::vector<int> BlockOfBodies(const multibody::Model& model, const std::vector<DofBlock>& blocks) {
+  std::vector<int> block(model.bodies.size(), -1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const multibody::Body& body = model.bodies[b];
+    if (multibody::VelocitySize(body.joint) > 0) {
+      for (std::size_t k = 0; k < blocks.size(); ++k) {
+        if (body.v_index >= blocks[k].start && body.v_index < blocks[k].start + blocks[k].size) {
+          block[b] = static_cast<int>(k);
+        }
+      }
+    } else if (body.parent >= 0) {
+      block[b] = block[body.parent];  // welded to its parent: moves with the parent's block
+    }
+  }
+  return block;
+}
+
+void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q,
+                         ContactProblem& p) {
+  p.damping = Eigen::VectorXd::Zero(model.nv);
+  for (const multibody::Body& b : model.bodies) {
+    if (multibody::VelocitySize(b.joint) != 1) continue;
+    p.damping[b.v_index] = b.damping;
+    if (std::isfinite(b.position_lower) || std::isfinite(b.position_upper)) {
+      p.limits.push_back(
+          {b.joint_name, b.v_index, q[b.q_index], b.position_lower, b.position_upper});
+    }
+  }
+  for (const multibody::JointCoupler& c : model.couplers) {
+    const multibody::Body& follower = model.bodies[c.body];
+    const multibody::Body& leader = model.bodies[c.mimicked_body];
+    p.couplings.push_back({follower.joint_name, follower.v_index, leader.v_index,
+                           q[follower.q_index], q[leader.q_index], c.multiplier, c.offset});
+  }
+}
+
+}  // namespace
+
 ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& tau, const ContactSet& set, double h) {
@@ -76,10 +117,10 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   p.v = v;
   p.M = multibody::CalcMassMatrix(model, data, q);
   Eigen::VectorXd force = tau - multibody::CalcBiasForces(model, data, q, v);
-  for (const multibody::Body& b : model.bodies) {
-    if (multibody::VelocitySize(b.joint) == 1) force[b.v_index] -= b.damping * v[b.v_index];
-  }
+  AddJointConstraints(model, q, p);
+  force -= p.damping.cwiseProduct(v);
   p.mass = BlockCholesky(p.M, FindDofBlocks(model));
+  const std::vector<int> block_of_body = BlockOfBodies(model, p.mass.blocks());
   p.v_star = v + h * p.mass.Solve(force);
   multibody::CalcForwardKinematics(model, data, q, v);  // poses for the Jacobians
   const int nc = static_cast<int>(set.contacts.size());
@@ -105,6 +146,8 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
     add(c.body_a, 1.0);
     add(c.body_b, -1.0);
     p.J.middleRows<3>(3 * k) = frame.transpose() * relative;
+    p.contact_blocks.push_back(
+        {c.body_a < 0 ? -1 : block_of_body[c.body_a], c.body_b < 0 ? -1 : block_of_body[c.body_b]});
     p.phi[k] = c.phi;
     p.mu[k] = c.mu;
     p.restitution[k] = c.restitution;

@@ -8,6 +8,9 @@
 // SI units; J, φ, μ are per contact.
 
 #include <Eigen/Dense>
+#include <array>
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "coulomb/geometry/contact_set.h"
@@ -46,6 +49,26 @@ class BlockCholesky {
   bool ok_ = true;
 };
 
+// Joint-space constraints of 1-dof joints, which the SAP formulation enforces implicitly (spec
+// sap-and-deformables.md §1.3). The complementarity formulations do not see them: joint limits and
+// couplers are SAP-only, and PD drives are explicit torques there (sim/actuator.h).
+struct JointLimit {
+  std::string joint;
+  int dof = 0;   // velocity index
+  double q = 0;  // position at the start of the step, rad or m
+  double lower = -INFINITY, upper = INFINITY;
+};
+struct JointCoupling {  // q_follower = multiplier · q_leader + offset
+  std::string joint;
+  int follower = 0, leader = 0;  // velocity indices
+  double q_follower = 0, q_leader = 0, multiplier = 1, offset = 0;
+};
+struct JointDrive {  // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort) at the end of the step
+  std::string joint;
+  int dof = 0;
+  double q = 0, q_ref = 0, v_ref = 0, kp = 0, kd = 0, effort = INFINITY;
+};
+
 struct ContactProblem {
   double time_step = 0;                 // h, s
   Eigen::MatrixXd M;                    // nv × nv mass matrix (block diagonal over trees)
@@ -56,6 +79,13 @@ struct ContactProblem {
   Eigen::VectorXd phi, mu, restitution;
   Eigen::VectorXd compliance;  // m/N per contact (0: rigid)
   BlockCholesky mass;          // factors of M, block by block
+  // Per contact, the DofBlock (index into mass.blocks()) of side A and of side B; −1 for a side
+  // without velocities (the world, a fixed body). Both equal when one tree touches itself.
+  std::vector<std::array<int, 2>> contact_blocks;
+  Eigen::VectorXd damping;  // joint damping per velocity (N m s/rad or N s/m), explicit in v*
+  std::vector<JointLimit> limits;        // finite limits of 1-dof joints
+  std::vector<JointCoupling> couplings;  // Model::couplers
+  std::vector<JointDrive> drives;        // filled by sim::Step when the formulation wants them
   // d/dt (J v) at fixed v (3 n_c): the velocity-product term of contact accelerations, which
   // acceleration-level formulations need (paper 1's κ). Filled by sim::Step only for them;
   // empty means zero.

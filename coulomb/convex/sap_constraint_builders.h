@@ -11,8 +11,12 @@
 
 namespace coulomb::convex {
 
+// β for contacts: Drake's default is 1 and its documentation calls that conservative (it softens
+// contact) and suggests smaller values. At β = 1 a 10-box stack at δt = 5 ms sinks 1.2 mm in
+// 10 s (steady overlap γ_n R_n (δt + τ_d) per contact); at β = 0.1 it sinks 0.02 mm, with the
+// same Newton iteration counts on every example scene.
 struct SapRegularization {
-  double beta = 1.0;            // near-rigid threshold for contacts (Drake's default)
+  double beta = 0.1;            // near-rigid threshold for contacts
   double sigma = 1e-3;          // friction regularization: stiction slip ≈ σ·δt·g
   double holonomic_beta = 0.1;  // near-rigid threshold for holonomic constraints and limits
 };

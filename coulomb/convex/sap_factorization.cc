@@ -12,8 +12,9 @@ struct SapFactorization::Impl {
     cholmod.cholmod().nmethods = 1;
     cholmod.cholmod().method[0].ordering = CHOLMOD_AMD;
     cholmod.cholmod().postorder = 1;
+    cholmod.setMode(Eigen::CholmodSimplicialLLt);
   }
-  Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
+  Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
   std::vector<int> outer, inner;  // the analysed pattern
   bool analysed = false;
   int symbolic_analyses = 0, factorizations = 0;

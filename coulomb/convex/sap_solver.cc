@@ -19,6 +19,11 @@ constexpr NameTable<SapStatus, 5> kStatusNames = {{
     {SapStatus::kBadInput, "bad_input"},
 }};
 
+constexpr NameTable<SapSolverParams::LineSearch, 2> kLineSearchNames = {{
+    {SapSolverParams::LineSearch::kExact, "exact"},
+    {SapSolverParams::LineSearch::kBacktracking, "backtracking"},
+}};
+
 // ℓ, ∇ℓ and the impulses at one iterate.
 struct Iterate {
   Eigen::VectorXd v, v_c;
@@ -81,7 +86,11 @@ std::string_view ToString(SapStatus status) {
 }
 
 std::string_view ToString(SapSolverParams::LineSearch kind) {
-  return kind == SapSolverParams::LineSearch::kExact ? "exact" : "backtracking";
+  return NameOf(kLineSearchNames, kind);
+}
+
+std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name) {
+  return KindNamed(kLineSearchNames, name);
 }
 
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,

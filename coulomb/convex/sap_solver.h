@@ -5,6 +5,7 @@
 // already optimal costs no factorization. Failures are values: the result says why.
 
 #include <Eigen/Dense>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,7 @@ struct SapSolverParams {
   LineSearchSettings line_search_settings;
 };
 std::string_view ToString(SapSolverParams::LineSearch kind);
+std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name);
 
 enum class SapStatus {
   kConverged,

@@ -40,6 +40,7 @@ struct SceneReader {
   void Read(const Field& root);
   void ReadSettings(const Field& root);
   void ReadSolver(const Field& solver);
+  static void ReadSapSettings(const Field& f, SapParams& sap);
   void ReadMaterials(const Field& list);
   void ReadBody(const Field& body);
   void ReadBodyArray(const Field& body);
@@ -319,10 +320,10 @@ void SceneReader::ReadUrdf(const Field& f) {
   }
   for (const std::string& w : robot.warnings)
     scene.warnings.push_back(fmt::format("{}: {}", file, w));
-  if (!robot.couplers.empty()) {
-    scene.warnings.push_back(fmt::format(
-        "{}: {} <mimic> coupler(s) are not enforced by the velocity-LCP and cone formulations",
-        file, robot.couplers.size()));
+  for (multibody::JointCoupler c : robot.couplers) {
+    c.body += offset;
+    c.mimicked_body += offset;
+    scene.model.couplers.push_back(c);
   }
   if (f.Has("initial")) {
     const Field initial = f["initial"];
@@ -409,8 +410,9 @@ void SceneReader::ReadActuator(const Field& f) {
 }
 
 void SceneReader::ReadSolver(const Field& f) {
-  f.CheckKeys(
-      {"name", "directions", "position_correction", "tolerance", "max_sweeps", "max_iterations"});
+  f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
+               "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
+               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits"});
   sim::StepSettings& s = scene.settings;
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
@@ -420,21 +422,29 @@ void SceneReader::ReadSolver(const Field& f) {
   if (f.Has("max_sweeps")) s.cone.settings.nsgs.max_sweeps = f["max_sweeps"].Int(1, 1000000);
   if (f.Has("max_iterations")) {
     s.cone.settings.newton.max_iterations = f["max_iterations"].Int(1, 100000);
+    s.sap.solver.max_iterations = s.cone.settings.newton.max_iterations;
   }
+  ReadSapSettings(f, s.sap);
   if (!f.Has("name")) return;
   const std::string name = f["name"].String();
-  if (s.formulation == sim::FormulationKind::kCone) {
-    const auto kind = ParseConeSolverKind(name);
-    if (!kind) f["name"].Fail("unknown cone solver '" + name + "' (nsgs, nsn, ppa, portfolio)");
-    s.cone.solver = *kind;
-  } else {
-    const auto kind = ParseLcpSolverKind(name);
-    if (!kind) {
-      f["name"].Fail("unknown LCP solver '" + name +
-                     "' (lemke, fip, ipm, newton, pgs, enum, portfolio)");
-    }
-    s.velocity_lcp.solver = *kind;
-    s.trinkle.solver = *kind;
+  const std::string error = sim::SetSolverByName(name, s);
+  if (!error.empty()) f["name"].Fail(error);
+}
+
+void SceneReader::ReadSapSettings(const Field& f, SapParams& sap) {
+  if (f.Has("near_rigid_beta")) sap.regularization.beta = f["near_rigid_beta"].DoubleIn(0, 100);
+  if (f.Has("sigma")) sap.regularization.sigma = f["sigma"].DoubleIn(1e-12, 1);
+  if (f.Has("dissipation_time_scale")) {
+    sap.dissipation_time_scale = f["dissipation_time_scale"].DoubleIn(0, 1e6);
+  }
+  if (f.Has("rel_tolerance")) sap.solver.rel_tolerance = f["rel_tolerance"].DoubleIn(0, 1);
+  if (f.Has("abs_tolerance")) sap.solver.abs_tolerance = f["abs_tolerance"].DoubleIn(0, 1);
+  if (f.Has("joint_limits")) sap.joint_limits = f["joint_limits"].Bool();
+  if (f.Has("line_search")) {
+    const std::string name = f["line_search"].String();
+    const auto kind = convex::ParseLineSearch(name);
+    if (!kind) f["line_search"].Fail("unknown line search '" + name + "' (exact, backtracking)");
+    sap.solver.line_search = *kind;
   }
 }
 
@@ -447,7 +457,9 @@ void SceneReader::ReadSettings(const Field& root) {
   scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
   if (root.Has("formulation")) {
     const auto kind = sim::ParseFormulationKind(root["formulation"].String());
-    if (!kind) root["formulation"].Fail("unknown formulation (velocity-lcp, cone, trinkle)");
+    if (!kind) {
+      root["formulation"].Fail("unknown formulation (" + sim::FormulationNames() + ")");
+    }
     scene.settings.formulation = *kind;
   }
   if (root.Has("solver")) ReadSolver(root["solver"]);

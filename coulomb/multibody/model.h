@@ -32,8 +32,17 @@ struct Body {
   int q_index = 0, v_index = 0;  // set by Model::AddBody
 };
 
+// q_joint = multiplier · q_mimicked + offset (URDF <mimic>), a holonomic coupler between two
+// 1-dof joints. Enforced by the SAP formulation (spec §1.3).
+struct JointCoupler {
+  int body = 0;           // the body whose joint follows
+  int mimicked_body = 0;  // the body whose joint leads
+  double multiplier = 1, offset = 0;
+};
+
 struct Model {
   std::vector<Body> bodies;
+  std::vector<JointCoupler> couplers;
   int nq = 0, nv = 0;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s², world frame
 

@@ -34,13 +34,6 @@ struct CollisionGeometry {
   Transform X_BG;  // geometry frame in the body frame
 };
 
-// q_joint = multiplier · q_mimicked + offset (URDF <mimic>), a holonomic coupler.
-struct JointCoupler {
-  int body = 0;           // the body whose joint follows
-  int mimicked_body = 0;  // the body whose joint leads
-  double multiplier = 1, offset = 0;
-};
-
 struct UrdfImport {
   Model model;
   std::vector<CollisionGeometry> collisions;

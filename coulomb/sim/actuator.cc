@@ -54,9 +54,11 @@ double Profile::Rate(double t) const {
 }
 
 Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
-                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              PdHandling pd) {
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
   for (const Actuator& a : actuators) {
+    if (a.kind == Actuator::Kind::kPd && pd == PdHandling::kImplicit) continue;
     const multibody::Body& body = model.bodies[a.body];
     double effort = 0;
     if (a.kind == Actuator::Kind::kTorque) {
@@ -69,6 +71,19 @@ Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<A
     tau[body.v_index] += std::clamp(effort, -limit, limit);
   }
   return tau;
+}
+
+std::vector<contact::JointDrive> CalcDrives(const multibody::Model& model,
+                                            const std::vector<Actuator>& actuators, double t,
+                                            const Eigen::VectorXd& q) {
+  std::vector<contact::JointDrive> drives;
+  for (const Actuator& a : actuators) {
+    if (a.kind != Actuator::Kind::kPd) continue;
+    const multibody::Body& body = model.bodies[a.body];
+    drives.push_back({a.joint, body.v_index, q[body.q_index], a.target.Value(t), a.target.Rate(t),
+                      a.kp, a.kd, body.effort_limit});
+  }
+  return drives;
 }
 
 }  // namespace coulomb::sim

@@ -1,13 +1,16 @@
 #pragma once
 // Joint actuators of a scene: a torque (force) source or a PD controller on one joint degree of
 // freedom, each following a target profile in time. Efforts are clamped to the joint's effort
-// limit; the PD law is explicit, τ = kp (q_ref − q) + kd (v_ref − v), so gains must respect the
-// step's stability bound (kd h / I < 2, kp h² / I < 1 for joint inertia I).
+// limit. Under the complementarity formulations the PD law is explicit,
+// τ = kp (q_ref − q) + kd (v_ref − v), so gains must respect the step's stability bound
+// (kd h / I < 2, kp h² / I < 1 for joint inertia I); under SAP it is an implicit drive, stable
+// for any gains.
 
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
 
+#include "coulomb/contact/contact_problem.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::sim {
@@ -34,8 +37,17 @@ struct Actuator {
   Profile target;         // effort (torque) or position reference (PD)
 };
 
-// τ (size nv) of every actuator at time t and state (q, v).
+// τ (size nv) of the actuators at time t and state (q, v): all of them, or only the torque
+// sources when the PD controllers are implicit drives of the formulation (SAP).
+enum class PdHandling { kExplicit, kImplicit };
 Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
-                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              PdHandling pd = PdHandling::kExplicit);
+
+// The PD controllers as implicit drives with their references at time t (the end of the step):
+// τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort limit) at the step's end state.
+std::vector<contact::JointDrive> CalcDrives(const multibody::Model& model,
+                                            const std::vector<Actuator>& actuators, double t,
+                                            const Eigen::VectorXd& q);
 
 }  // namespace coulomb::sim

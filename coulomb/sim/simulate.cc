@@ -24,6 +24,8 @@ std::string SolverName(const StepSettings& s) {
       return std::string(ToString(s.cone.solver));
     case FormulationKind::kTrinkle:
       return std::string(ToString(s.trinkle.solver));
+    case FormulationKind::kSap:
+      return fmt::format("newton/{}", ToString(s.sap.solver.line_search));
     case FormulationKind::kVelocityLcp:
       break;
   }
@@ -69,12 +71,20 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   double contacts_sum = 0, iterations_sum = 0, step_seconds_sum = 0;
   for (int step = 0; step < total; ++step) {
     const double t = state.time;
-    const Eigen::VectorXd tau = CalcActuation(scene.model, scene.actuators, t, state.q, state.v);
+    // SAP takes PD controllers as implicit drives (stable for any gains); the complementarity
+    // formulations apply them as explicit torques.
+    const bool implicit_pd = scene.settings.formulation == FormulationKind::kSap;
+    const Eigen::VectorXd tau =
+        CalcActuation(scene.model, scene.actuators, t, state.q, state.v,
+                      implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+    const std::vector<contact::JointDrive> drives =
+        implicit_pd ? CalcDrives(scene.model, scene.actuators, t + scene.time_step, state.q)
+                    : std::vector<contact::JointDrive>{};
     const Frame before = recording != nullptr && step % scene.record_every == 0
                              ? MakeFrame(state, nullptr)
                              : Frame{};
     const StepReport report =
-        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
+        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = scene.initial.time + (step + 1) * scene.time_step;

@@ -1,19 +1,24 @@
 #include "coulomb/sim/step.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "coulomb/base/name_table.h"
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/cone_solvers.h"
+#include "coulomb/complementarity/lcp_solver_kind.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
 namespace {
 
-constexpr NameTable<FormulationKind, 3> kFormulationNames = {{
+constexpr NameTable<FormulationKind, 4> kFormulationNames = {{
     {FormulationKind::kVelocityLcp, "velocity-lcp"},
     {FormulationKind::kCone, "cone"},
     {FormulationKind::kTrinkle, "trinkle"},
+    {FormulationKind::kSap, "sap"},
 }};
 
 // The previous step's impulses of contacts that persist (same id), zero for new ones.
@@ -29,8 +34,10 @@ Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
 }
 
 ContactSolution Solve(const contact::ContactProblem& problem, const StepSettings& settings,
-                      const Eigen::VectorXd& warm) {
+                      const Eigen::VectorXd& warm, State& state) {
   switch (settings.formulation) {
+    case FormulationKind::kSap:
+      return SolveSapStep(problem, settings.sap, &state.sap_factorization);
     case FormulationKind::kCone:
       return SolveConeComplementarity(problem, settings.cone, warm);
     case FormulationKind::kTrinkle:
@@ -87,6 +94,43 @@ std::optional<FormulationKind> ParseFormulationKind(std::string_view name) {
   return KindNamed(kFormulationNames, name);
 }
 
+std::string FormulationNames() {
+  std::string names;
+  for (const FormulationKind kind : AllKinds(kFormulationNames)) {
+    if (!names.empty()) names += ", ";
+    names += ToString(kind);
+  }
+  return names;
+}
+
+std::string SetSolverByName(std::string_view name, StepSettings& settings) {
+  const std::string quoted = fmt::format("'{}'", name);
+  switch (settings.formulation) {
+    case FormulationKind::kCone: {
+      const auto kind = ParseConeSolverKind(name);
+      if (!kind) return "unknown cone solver " + quoted + " (nsgs, nsn, ppa, portfolio)";
+      settings.cone.solver = *kind;
+      return "";
+    }
+    case FormulationKind::kSap: {
+      const auto kind = convex::ParseLineSearch(name);
+      if (!kind) return "unknown SAP line search " + quoted + " (exact, backtracking)";
+      settings.sap.solver.line_search = *kind;
+      return "";
+    }
+    case FormulationKind::kVelocityLcp:
+    case FormulationKind::kTrinkle:
+      break;
+  }
+  const auto kind = ParseLcpSolverKind(name);
+  if (!kind) {
+    return "unknown LCP solver " + quoted + " (lemke, fip, ipm, newton, pgs, enum, portfolio)";
+  }
+  settings.velocity_lcp.solver = *kind;
+  settings.trinkle.solver = *kind;
+  return "";
+}
+
 State MakeRestState(const multibody::Model& model) {
   State state;
   state.q = model.NeutralConfiguration();
@@ -96,7 +140,8 @@ State MakeRestState(const multibody::Model& model) {
 
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double h, const StepSettings& settings) {
+                double h, const StepSettings& settings,
+                const std::vector<contact::JointDrive>& drives) {
   StepReport report;
   Stopwatch clock;
   // 1. Contacts at the current poses.
@@ -110,13 +155,15 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   // 2. The contact problem of this step.
   contact::ContactProblem problem =
       contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h);
+  problem.drives = drives;
   if (settings.formulation == FormulationKind::kTrinkle) {
     problem.contact_velocity_rate =
         ContactVelocityRate(model, data, world, state, problem, detection.contacts);
   }
   report.profile.assembly = clock.Lap();
   // 3. The formulation, warm-started from the contacts that persist.
-  const ContactSolution solution = Solve(problem, settings, WarmStart(state, detection.contacts));
+  const ContactSolution solution =
+      Solve(problem, settings, WarmStart(state, detection.contacts), state);
   report.status = solution.status;
   report.message = solution.message;
   report.iterations = solution.iterations;

@@ -2,19 +2,22 @@
 // One time step of a rigid-body model with contact, the stages of DESIGN.md read top to bottom:
 //   1. geometry::FindContacts        → ContactSet
 //   2. contact::BuildContactProblem  → ContactProblem
-//   3. the formulation (velocity-level LCP, cone complementarity, or paper 1's acceleration
-//      LCP, which also needs J̇ v from a second detection along the motion) → ContactSolution
+//   3. the formulation (velocity-level LCP, cone complementarity, paper 1's acceleration LCP,
+//      which also needs J̇ v from a second detection along the motion, or SAP, which also takes
+//      implicit PD drives) → ContactSolution
 //   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler)
 // Each stage is timed into StepReport::profile.
 
 #include <Eigen/Dense>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "coulomb/formulations/cone/cone_complementarity.h"
+#include "coulomb/formulations/sap/sap_formulation.h"
 #include "coulomb/formulations/trinkle/acceleration_step.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 #include "coulomb/geometry/collision_world.h"
@@ -27,16 +30,23 @@ enum class FormulationKind {
   kVelocityLcp,  // "velocity-lcp": Stewart–Trinkle / Anitescu–Potra pyramid LCP
   kCone,         // "cone": exact Coulomb cone (De Saxcé), NSGS / NSN / PPA
   kTrinkle,      // "trinkle": paper 1's acceleration-level LCP with impacts
+  kSap,          // "sap": the convex formulation (Castro et al.; paper 2), Newton on ℓ(v)
 };
 std::string_view ToString(FormulationKind kind);
 std::optional<FormulationKind> ParseFormulationKind(std::string_view name);
+std::string FormulationNames();  // "velocity-lcp, cone, trinkle, sap", for messages
 
 struct StepSettings {
   FormulationKind formulation = FormulationKind::kVelocityLcp;
   VelocityLcpParams velocity_lcp;
   ConeParams cone;
   AccelerationStepParams trinkle;
+  SapParams sap;
 };
+
+// Selects the solver of the settings' formulation by name: a cone solver (cone), SAP's line
+// search (sap), or an LCP solver (velocity-lcp, trinkle). "" or what is wrong, listing the names.
+std::string SetSolverByName(std::string_view name, StepSettings& settings);
 
 // The mutable simulation state (beside multibody::Data's caches).
 struct State {
@@ -44,6 +54,9 @@ struct State {
   double time = 0;  // s
   // Last step's impulses by persistent contact id: the next step's warm start.
   std::unordered_map<std::uint64_t, Eigen::Vector3d> impulses;
+  // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
+  // is unchanged (speed only; copying a State gives an empty cache).
+  convex::SapFactorization sap_factorization;
 };
 
 // The neutral configuration at rest, at t = 0.
@@ -70,6 +83,7 @@ struct StepReport {
 
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double time_step, const StepSettings& settings = {});
+                double time_step, const StepSettings& settings = {},
+                const std::vector<contact::JointDrive>& drives = {});
 
 }  // namespace coulomb::sim

@@ -105,15 +105,25 @@ TEST_P(Examples, PainleveRodNeitherPenetratesNorGainsEnergy) {
   const ExampleRun run = RunExample("painleve_rod", GetParam());
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   EXPECT_LT(run.summary.max_penetration, 1e-4);
-  // Energy may only be dissipated, checked frame by frame (kinetic + potential).
+  // Energy may only be dissipated, checked frame by frame (kinetic + potential), except for the
+  // lift of "gliding" (a positive normal velocity while sliding, spec §7): SAP's convex
+  // relaxation has it by design (sap-and-deformables.md §1.2), the LCP and cone formulations
+  // must not, so the allowance m·g·h·gliding per step is zero for them.
   multibody::Data data = multibody::MakeData(run.scene.model);
-  double previous = INFINITY;
+  const double weight = run.scene.model.TotalMass() * run.scene.model.gravity.norm();
+  double previous = INFINITY, allowance = 0;
+  std::size_t step = 0;
   for (const sim::Frame& f : run.recording.frames) {
+    for (; step < run.recording.steps.size() && run.recording.steps[step].time < f.time - 1e-12;
+         ++step) {
+      allowance += weight * run.scene.time_step * run.recording.steps[step].metrics.gliding;
+    }
     multibody::CalcForwardKinematics(run.scene.model, data, f.q, f.v);
     const double energy = multibody::CalcKineticEnergy(run.scene.model, data) +
                           multibody::CalcPotentialEnergy(run.scene.model, data);
-    EXPECT_LE(energy, previous + 1e-6) << "t = " << f.time;
+    EXPECT_LE(energy, previous + allowance + 1e-6) << "t = " << f.time;
     previous = energy;
+    allowance = 0;
   }
 }
 
@@ -131,6 +141,14 @@ TEST_P(Examples, NewtonsCradlePassesMomentumDownTheRow) {
     }
   }
   EXPECT_NEAR(after, before, 0.03 * std::abs(before));
+  if (GetParam() == sim::FormulationKind::kSap) {
+    // SAP has no restitution law: its near-rigid contact is critically damped, so the impact is
+    // perfectly inelastic and the five balls swing on together at a fifth of the speed
+    // (momentum conserved, as checked above), to about asin(sin(0.5)/5)... i.e. ≈ 0.1 rad.
+    EXPECT_NEAR(ball5_max, 0.1, 0.01);
+    EXPECT_NEAR(others_max, ball5_max, 0.01);
+    return;
+  }
   EXPECT_GT(ball5_max, 0.48);   // the last ball swings out almost as high (0.5 rad)
   EXPECT_LT(others_max, 0.01);  // while the first four stay put
 }
@@ -203,7 +221,7 @@ TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
 
 INSTANTIATE_TEST_SUITE_P(Formulations, Examples,
                          ::testing::Values(sim::FormulationKind::kVelocityLcp,
-                                           sim::FormulationKind::kCone),
+                                           sim::FormulationKind::kCone, sim::FormulationKind::kSap),
                          testing_support::FormulationTestName);
 
 }  // namespace

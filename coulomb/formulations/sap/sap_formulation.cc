@@ -1,0 +1,191 @@
+#include "coulomb/formulations/sap/sap_formulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "coulomb/base/stopwatch.h"
+
+namespace coulomb {
+namespace {
+
+using convex::SapConstraint;
+using convex::SapJacobian;
+using convex::SapProblem;
+
+// The clique (DofBlock) holding velocity index `dof`.
+int CliqueOfDof(const SapProblem& sap, int dof) {
+  for (std::size_t k = 0; k < sap.cliques.size(); ++k) {
+    const convex::SapClique& c = sap.cliques[k];
+    if (dof >= c.start && dof < c.start + c.size()) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+// A Jacobian Σ_j coefficient_j · e_dof_j over one or two cliques (joint-space rows).
+SapJacobian JointJacobian(const SapProblem& sap, std::string name,
+                          const std::vector<std::pair<int, double>>& terms) {
+  SapJacobian jac;
+  jac.name = std::move(name);
+  for (const auto& [dof, coefficient] : terms) {
+    const int clique = CliqueOfDof(sap, dof);
+    const int local = dof - sap.cliques[clique].start;
+    Eigen::MatrixXd* block = nullptr;
+    if (jac.clique_a < 0 || jac.clique_a == clique) {
+      jac.clique_a = clique;
+      block = &jac.J_a;
+    } else {
+      jac.clique_b = clique;
+      block = &jac.J_b;
+    }
+    if (block->size() == 0) *block = Eigen::MatrixXd::Zero(1, sap.cliques[clique].size());
+    (*block)(0, local) += coefficient;
+  }
+  return jac;
+}
+
+void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
+  // A = M + δt·D per tree; v* solves A (v* − v0) = δt (f − D v0), the linearization of the
+  // momentum balance with implicit damping, from the explicit v*_e = v0 + δt M⁻¹ (f − D v0).
+  const double h = problem.time_step;
+  sap.v_star = problem.v;
+  for (const contact::DofBlock& b : problem.mass.blocks()) {
+    convex::SapClique clique;
+    clique.start = b.start;
+    const Eigen::MatrixXd M = problem.M.block(b.start, b.start, b.size, b.size);
+    clique.A = M;
+    clique.A.diagonal() += h * problem.damping.segment(b.start, b.size);
+    const Eigen::VectorXd momentum = M * (problem.v_star - problem.v).segment(b.start, b.size);
+    sap.v_star.segment(b.start, b.size) += clique.A.llt().solve(momentum);
+    sap.cliques.push_back(std::move(clique));
+  }
+}
+
+void AddContacts(const contact::ContactProblem& problem, const SapParams& params,
+                 SapStepProblem& out) {
+  SapProblem& sap = out.sap;
+  const double h = problem.time_step;
+  for (int k = 0; k < problem.num_contacts(); ++k) {
+    auto [a, b] = problem.contact_blocks[k];
+    if (a < 0) std::swap(a, b);
+    if (a < 0) continue;  // between two bodies without velocities: nothing to solve
+    SapJacobian jac;
+    jac.name = fmt::format("contact {}", k);
+    const auto block = [&](int clique) {
+      const convex::SapClique& c = sap.cliques[clique];
+      return Eigen::MatrixXd(problem.J.block(3 * k, c.start, 3, c.size()));
+    };
+    jac.clique_a = a;
+    jac.J_a = block(a);
+    if (b >= 0 && b != a) {
+      jac.clique_b = b;
+      jac.J_b = block(b);
+    }
+    convex::ContactParameters contact;
+    contact.phi0 = problem.phi[k];
+    contact.mu = problem.mu[k];
+    contact.stiffness = problem.compliance[k] > 0 ? 1.0 / problem.compliance[k] : INFINITY;
+    contact.dissipation_time_scale = params.dissipation_time_scale.value_or(h);
+    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    sap.constraints.push_back(
+        convex::MakeContactConstraint(std::move(jac), contact, W, h, params.regularization));
+    out.contacts.push_back(k);
+  }
+}
+
+void AddLimits(const contact::ContactProblem& problem, const SapParams& params, SapProblem& sap) {
+  const double h = problem.time_step;
+  for (const contact::JointLimit& limit : problem.limits) {
+    // Only limits the joint can reach within the step (Drake's window, spec §1.3): far limits
+    // would add rows that are never active.
+    const double reach =
+        2 * h * std::max(std::abs(problem.v[limit.dof]), std::abs(sap.v_star[limit.dof]));
+    for (const double side : {1.0, -1.0}) {
+      const double bound = side > 0 ? limit.lower : limit.upper;
+      if (!std::isfinite(bound)) continue;
+      const double gap = side * (limit.q - bound);  // ≥ 0 inside the range
+      if (gap > reach) continue;
+      SapJacobian jac = JointJacobian(
+          sap, fmt::format("{} limit of joint '{}'", side > 0 ? "lower" : "upper", limit.joint),
+          {{limit.dof, side}});
+      const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+      sap.constraints.push_back(convex::MakeLimitConstraint(
+          std::move(jac), Eigen::VectorXd::Constant(1, gap), W, h, params.regularization));
+    }
+  }
+}
+
+void AddJointConstraints(const contact::ContactProblem& problem, const SapParams& params,
+                         SapProblem& sap) {
+  const double h = problem.time_step;
+  if (params.joint_limits) AddLimits(problem, params, sap);
+  for (const contact::JointCoupling& c : problem.couplings) {
+    SapJacobian jac = JointJacobian(sap, fmt::format("coupler of joint '{}'", c.joint),
+                                    {{c.follower, 1.0}, {c.leader, -c.multiplier}});
+    convex::HolonomicParameters coupler;
+    coupler.g0 = Eigen::VectorXd::Constant(1, c.q_follower - c.multiplier * c.q_leader - c.offset);
+    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    sap.constraints.push_back(
+        convex::MakeHolonomicConstraint(std::move(jac), coupler, W, h, params.regularization));
+  }
+  for (const contact::JointDrive& d : problem.drives) {
+    SapJacobian jac =
+        JointJacobian(sap, fmt::format("drive of joint '{}'", d.joint), {{d.dof, 1.0}});
+    const convex::PdParameters pd{d.q, d.q_ref, d.v_ref, d.kp, d.kd, d.effort};
+    sap.constraints.push_back(convex::MakePdConstraint(std::move(jac), pd, h));
+  }
+}
+
+LcpStatus StatusOf(convex::SapStatus status) {
+  switch (status) {
+    case convex::SapStatus::kConverged:
+      return LcpStatus::kSolved;
+    case convex::SapStatus::kIterationLimit:
+      return LcpStatus::kIterationLimit;
+    case convex::SapStatus::kLineSearchFailed:
+      return LcpStatus::kStalled;
+    case convex::SapStatus::kNotPositiveDefinite:
+      return LcpStatus::kNotApplicable;
+    case convex::SapStatus::kBadInput:
+      break;
+  }
+  return LcpStatus::kBadInput;
+}
+
+}  // namespace
+
+SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params) {
+  SapStepProblem out;
+  out.sap.time_step = problem.time_step;
+  AddCliques(problem, out.sap);
+  AddContacts(problem, params, out);
+  AddJointConstraints(problem, params, out.sap);
+  return out;
+}
+
+ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
+                             convex::SapFactorization* factorization) {
+  const Stopwatch clock;
+  const SapStepProblem step = MakeSapProblem(problem, params);
+  // Warm start from the current velocity (spec §1.5): in steady contact it is nearly optimal.
+  const convex::SapResult r = convex::SolveSap(step.sap, params.solver, problem.v, factorization);
+  ContactSolution out;
+  out.status = StatusOf(r.status);
+  out.message = r.message;
+  out.iterations = r.iterations;
+  out.residual = r.residual;
+  out.v_next = r.v.size() == problem.v.size() ? r.v : problem.v_star;
+  // Contacts come first in the constraint stack; contacts between two static bodies have none
+  // and keep zero impulse.
+  out.impulses = Eigen::VectorXd::Zero(3 * problem.num_contacts());
+  if (r.gamma.size() > 0) {
+    for (std::size_t i = 0; i < step.contacts.size(); ++i) {
+      out.impulses.segment<3>(3 * step.contacts[i]) = r.gamma.segment<3>(3 * i);
+    }
+  }
+  out.seconds = clock.Seconds();
+  return out;
+}
+
+}  // namespace coulomb

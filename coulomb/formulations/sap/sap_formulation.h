@@ -1,0 +1,46 @@
+#pragma once
+// The convex (SAP) formulation of a rigid-body step (Castro et al. 2022; paper 2 §III; spec
+// sap-and-deformables.md §0–1): the next velocity minimizes
+//   ℓ(v) = ½ ‖v − v*‖²_A + Σ contacts, limits, couplers, drives ℓ_i(J_i v),
+// with one clique per articulated tree (A = M + δt·D, joint damping implicit) and every
+// constraint regularized (near-rigid β, friction σ). Unlike the complementarity formulations it
+// always has a unique solution, found by Newton's method; the price is a regularized Coulomb
+// law: stiction slips at about σ·δt·g, and sliding contacts glide apart slightly (spec §1.2).
+
+#include <Eigen/Dense>
+#include <optional>
+#include <vector>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/convex/sap_constraint_builders.h"
+#include "coulomb/convex/sap_factorization.h"
+#include "coulomb/convex/sap_problem.h"
+#include "coulomb/convex/sap_solver.h"
+#include "coulomb/formulations/contact_solution.h"
+
+namespace coulomb {
+
+struct SapParams {
+  convex::SapRegularization regularization;
+  convex::SapSolverParams solver;
+  // τ_d of every contact, s: the normal bias is v̂ = −φ0/(δt + τ_d), and for compliant contacts
+  // (material compliance > 0) the damping is d = τ_d·k. Unset: one time step, which makes the
+  // near-rigid contact critically damped as SAP does for holonomic constraints (spec §1.3);
+  // τ_d = 0 leaves it an undamped spring that bounces back what an impact pushed in.
+  std::optional<double> dissipation_time_scale;
+  bool joint_limits = true;  // enforce finite limits of 1-dof joints
+};
+
+// The SapProblem of a ContactProblem: contacts first, then joint limits, couplers and drives.
+struct SapStepProblem {
+  convex::SapProblem sap;
+  std::vector<int> contacts;  // the ContactProblem index of each contact constraint, in order
+};
+SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params);
+
+// One SAP step, warm-started from the current velocity. The factorization cache (may be null)
+// keeps CHOLMOD's symbolic analysis across steps with an unchanged contact graph.
+ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params = {},
+                             convex::SapFactorization* factorization = nullptr);
+
+}  // namespace coulomb
