@@ -102,8 +102,51 @@ void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q
   for (const multibody::JointCoupler& c : model.couplers) {
     const multibody::Body& follower = model.bodies[c.body];
     const multibody::Body& leader = model.bodies[c.mimicked_body];
-    p.couplings.push_back({follower.joint_name, follower.v_index, leader.v_index,
-                           q[follower.q_index], q[leader.q_index], c.multiplier, c.offset});
+    BilateralConstraint coupler{"coupler of joint '" + follower.joint_name + "'",
+                                Eigen::MatrixXd::Zero(1, model.nv), Eigen::VectorXd(1)};
+    coupler.J(0, follower.v_index) = 1;
+    coupler.J(0, leader.v_index) -= c.multiplier;
+    coupler.g0[0] = q[follower.q_index] - c.multiplier * q[leader.q_index] - c.offset;
+    p.bilateral.push_back(std::move(coupler));
+  }
+}
+
+// World pose and 6 × nv frame Jacobian (linear at point p_B, angular) of a body, or of the world.
+std::pair<multibody::Transform, Eigen::MatrixXd> FrameOf(const multibody::Model& model,
+                                                         const multibody::Data& data, int body,
+                                                         const Eigen::Vector3d& p_B) {
+  if (body < 0) return {multibody::Transform{}, Eigen::MatrixXd::Zero(6, model.nv)};
+  return {data.X_world[body], multibody::CalcFrameJacobian(model, data, body, p_B)};
+}
+
+// Welds: B's origin held at X_AB's position in A, and B's orientation at A's times R_AB. The
+// errors are world vectors (position, and the rotation vector of R_B R_targetᵀ), whose rates are
+// the relative linear velocity at B's origin and the relative angular velocity.
+// Distance constraints: ‖p_B − p_A‖ − d, whose rate is the relative velocity along the line.
+void AddHolonomicConstraints(const multibody::Model& model, const multibody::Data& data,
+                             ContactProblem& p) {
+  for (const multibody::WeldConstraint& w : model.welds) {
+    const auto [X_B, J_B] = FrameOf(model, data, w.body_b, Eigen::Vector3d::Zero());
+    const Eigen::Vector3d p_on_A =
+        w.body_a < 0 ? Eigen::Vector3d(X_B.p) : data.X_world[w.body_a].Inverse().Apply(X_B.p);
+    const auto [X_A, J_A] = FrameOf(model, data, w.body_a, p_on_A);
+    const multibody::Transform target = X_A * w.X_AB;
+    const Eigen::AngleAxisd error(X_B.R * target.R.transpose());
+    BilateralConstraint weld{"weld '" + w.name + "'", J_B - J_A, Eigen::VectorXd(6)};
+    weld.g0 << X_B.p - target.p, error.angle() * error.axis();
+    p.bilateral.push_back(std::move(weld));
+  }
+  for (const multibody::DistanceConstraint& d : model.distances) {
+    const auto [X_A, J_A] = FrameOf(model, data, d.body_a, d.p_A);
+    const auto [X_B, J_B] = FrameOf(model, data, d.body_b, d.p_B);
+    const Eigen::Vector3d delta = X_B.Apply(d.p_B) - X_A.Apply(d.p_A);
+    const double length = delta.norm();
+    const Eigen::Vector3d direction =
+        length > 0 ? Eigen::Vector3d(delta / length) : Eigen::Vector3d::UnitZ();
+    BilateralConstraint rod{"distance constraint '" + d.name + "'",
+                            direction.transpose() * (J_B - J_A).topRows<3>(),
+                            Eigen::VectorXd::Constant(1, length - d.distance)};
+    p.bilateral.push_back(std::move(rod));
   }
 }
 
@@ -123,6 +166,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   const std::vector<int> block_of_body = BlockOfBodies(model, p.mass.blocks());
   p.v_star = v + h * p.mass.Solve(force);
   multibody::CalcForwardKinematics(model, data, q, v);  // poses for the Jacobians
+  AddHolonomicConstraints(model, data, p);
   const int nc = static_cast<int>(set.contacts.size());
   p.J = Eigen::MatrixXd::Zero(3 * nc, model.nv);
   p.phi.resize(nc);

@@ -49,19 +49,22 @@ class BlockCholesky {
   bool ok_ = true;
 };
 
-// Joint-space constraints of 1-dof joints, which the SAP formulation enforces implicitly (spec
-// sap-and-deformables.md §1.3). The complementarity formulations do not see them: joint limits and
-// couplers are SAP-only, and PD drives are explicit torques there (sim/actuator.h).
+// Joint limits, holonomic constraints and PD drives, which the SAP formulation enforces
+// implicitly (spec sap-and-deformables.md §1.3). The complementarity formulations do not see
+// them: limits and holonomic constraints are SAP-only, and PD drives are explicit torques there
+// (sim/actuator.h).
 struct JointLimit {
   std::string joint;
   int dof = 0;   // velocity index
   double q = 0;  // position at the start of the step, rad or m
   double lower = -INFINITY, upper = INFINITY;
 };
-struct JointCoupling {  // q_follower = multiplier · q_leader + offset
-  std::string joint;
-  int follower = 0, leader = 0;  // velocity indices
-  double q_follower = 0, q_leader = 0, multiplier = 1, offset = 0;
+// A holonomic constraint g(q) = 0 linearized at the start of the step: ġ = J v. Couplers, welds
+// and distance constraints of the Model.
+struct BilateralConstraint {
+  std::string name;
+  Eigen::MatrixXd J;   // rows × nv
+  Eigen::VectorXd g0;  // g at the start of the step (m or rad)
 };
 struct JointDrive {  // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort) at the end of the step
   std::string joint;
@@ -83,9 +86,9 @@ struct ContactProblem {
   // without velocities (the world, a fixed body). Both equal when one tree touches itself.
   std::vector<std::array<int, 2>> contact_blocks;
   Eigen::VectorXd damping;  // joint damping per velocity (N m s/rad or N s/m), explicit in v*
-  std::vector<JointLimit> limits;        // finite limits of 1-dof joints
-  std::vector<JointCoupling> couplings;  // Model::couplers
-  std::vector<JointDrive> drives;        // filled by sim::Step when the formulation wants them
+  std::vector<JointLimit> limits;              // finite limits of 1-dof joints
+  std::vector<BilateralConstraint> bilateral;  // couplers, welds, distance constraints
+  std::vector<JointDrive> drives;  // filled by sim::Step when the formulation wants them
   // d/dt (J v) at fixed v (3 n_c): the velocity-product term of contact accelerations, which
   // acceleration-level formulations need (paper 1's κ). Filled by sim::Step only for them;
   // empty means zero.

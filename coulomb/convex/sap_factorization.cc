@@ -12,10 +12,10 @@ struct SapFactorization::Impl {
     cholmod.cholmod().nmethods = 1;
     cholmod.cholmod().method[0].ordering = CHOLMOD_AMD;
     cholmod.cholmod().postorder = 1;
-    cholmod.setMode(Eigen::CholmodSimplicialLLt);
   }
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
   std::vector<int> outer, inner;  // the analysed pattern
+  SparseCholesky method = SparseCholesky::kAuto;
   bool analysed = false;
   int symbolic_analyses = 0, factorizations = 0;
 };
@@ -31,8 +31,15 @@ SapFactorization& SapFactorization::operator=(const SapFactorization& other) {
 SapFactorization::SapFactorization(SapFactorization&&) noexcept = default;
 SapFactorization& SapFactorization::operator=(SapFactorization&&) noexcept = default;
 
-bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower) {
+bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCholesky method) {
   Impl& s = *impl_;
+  if (method != s.method) {
+    s.method = method;
+    s.analysed = false;
+    s.cholmod.setMode(method == SparseCholesky::kSupernodal   ? Eigen::CholmodSupernodalLLt
+                      : method == SparseCholesky::kSimplicial ? Eigen::CholmodSimplicialLLt
+                                                              : Eigen::CholmodAuto);
+  }
   const int n = static_cast<int>(lower.cols());
   const bool same_pattern = s.analysed && static_cast<int>(s.outer.size()) == n + 1 &&
                             std::equal(s.outer.begin(), s.outer.end(), lower.outerIndexPtr()) &&

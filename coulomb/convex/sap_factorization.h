@@ -11,6 +11,12 @@
 
 namespace coulomb::convex {
 
+// CHOLMOD's two algorithms: supernodal (dense BLAS on groups of columns; wins on large, dense
+// cliques such as deformable bodies) and simplicial (column by column; wins on the small 6×6
+// blocks of rigid clutter, and spawns no BLAS threads). Auto lets CHOLMOD choose from the
+// flop count of the symbolic analysis.
+enum class SparseCholesky { kAuto, kSupernodal, kSimplicial };
+
 class SapFactorization {
  public:
   SapFactorization();
@@ -22,7 +28,8 @@ class SapFactorization {
 
   // Factors the symmetric matrix whose lower triangle is given. False if it is not positive
   // definite (numerically).
-  bool Factor(const Eigen::SparseMatrix<double>& lower);
+  bool Factor(const Eigen::SparseMatrix<double>& lower,
+              SparseCholesky method = SparseCholesky::kAuto);
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   int symbolic_analyses() const;  // how many times the pattern had to be analysed
   int factorizations() const;

@@ -24,6 +24,12 @@ constexpr NameTable<SapSolverParams::LineSearch, 2> kLineSearchNames = {{
     {SapSolverParams::LineSearch::kBacktracking, "backtracking"},
 }};
 
+constexpr NameTable<SparseCholesky, 3> kCholeskyNames = {{
+    {SparseCholesky::kAuto, "auto"},
+    {SparseCholesky::kSupernodal, "supernodal"},
+    {SparseCholesky::kSimplicial, "simplicial"},
+}};
+
 // ℓ, ∇ℓ and the impulses at one iterate.
 struct Iterate {
   Eigen::VectorXd v, v_c;
@@ -91,6 +97,14 @@ std::string_view ToString(SapSolverParams::LineSearch kind) {
 
 std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name) {
   return KindNamed(kLineSearchNames, name);
+}
+
+std::string_view ToString(SparseCholesky kind) {
+  return NameOf(kCholeskyNames, kind);
+}
+
+std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name) {
+  return KindNamed(kCholeskyNames, name);
 }
 
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,

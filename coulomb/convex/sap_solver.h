@@ -27,7 +27,10 @@ struct SapSolverParams {
   enum class LineSearch { kExact, kBacktracking };
   LineSearch line_search = LineSearch::kExact;
   LineSearchSettings line_search_settings;
+  SparseCholesky linear_solver = SparseCholesky::kAuto;
 };
+std::string_view ToString(SparseCholesky kind);
+std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name);
 std::string_view ToString(SapSolverParams::LineSearch kind);
 std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name);
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "coulomb/geometry/mass_properties.h"
+#include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
 #include "coulomb/multibody/urdf_import.h"
@@ -412,7 +413,7 @@ void SceneReader::ReadActuator(const Field& f) {
 void SceneReader::ReadSolver(const Field& f) {
   f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
                "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
-               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits"});
+               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver"});
   sim::StepSettings& s = scene.settings;
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
@@ -440,6 +441,15 @@ void SceneReader::ReadSapSettings(const Field& f, SapParams& sap) {
   if (f.Has("rel_tolerance")) sap.solver.rel_tolerance = f["rel_tolerance"].DoubleIn(0, 1);
   if (f.Has("abs_tolerance")) sap.solver.abs_tolerance = f["abs_tolerance"].DoubleIn(0, 1);
   if (f.Has("joint_limits")) sap.joint_limits = f["joint_limits"].Bool();
+  if (f.Has("linear_solver")) {
+    const std::string name = f["linear_solver"].String();
+    const auto kind = convex::ParseSparseCholesky(name);
+    if (!kind) {
+      f["linear_solver"].Fail("unknown linear solver '" + name +
+                              "' (auto, supernodal, simplicial)");
+    }
+    sap.solver.linear_solver = *kind;
+  }
   if (f.Has("line_search")) {
     const std::string name = f["line_search"].String();
     const auto kind = convex::ParseLineSearch(name);
@@ -504,7 +514,8 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
 
 void SceneReader::Read(const Field& root) {
   root.CheckKeys({"coulomb", "name", "gravity", "time_step", "duration", "formulation", "solver",
-                  "contact_margin", "record_every", "materials", "bodies", "urdf", "actuators"});
+                  "contact_margin", "record_every", "materials", "bodies", "urdf", "actuators",
+                  "constraints"});
   if (!root.Has("coulomb")) {
     root.Fail(fmt::format("missing 'coulomb: {}' (the schema version)", kSceneSchemaVersion));
   }
@@ -529,6 +540,7 @@ void SceneReader::Read(const Field& root) {
   }
   scene.world.ExcludeAdjacentBodies(scene.model);
   ApplyInitialState(scene, initial_values);
+  if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
   if (std::string defect = sim::ValidateScene(scene); !defect.empty()) root.Fail(defect);
 }
 

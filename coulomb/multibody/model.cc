@@ -46,6 +46,40 @@ std::string Model::Validate() const {
       return who + ": lower position limit above the upper one";
     }
   }
+  return ValidateConstraints(*this);
+}
+
+std::string ValidateConstraints(const Model& model) {
+  const int n = static_cast<int>(model.bodies.size());
+  const auto is_body = [n](int b) { return b >= -1 && b < n; };
+  const auto one_dof = [&](int b) {
+    return b >= 0 && b < n && VelocitySize(model.bodies[b].joint) == 1;
+  };
+  for (const JointCoupler& c : model.couplers) {
+    if (!one_dof(c.body) || !one_dof(c.mimicked_body) || c.body == c.mimicked_body) {
+      return "coupler: both joints must be distinct 1-dof (revolute or prismatic) joints";
+    }
+    if (!std::isfinite(c.multiplier) || !std::isfinite(c.offset)) {
+      return "coupler of joint '" + model.bodies[c.body].joint_name + "': non-finite multiplier";
+    }
+  }
+  for (const WeldConstraint& w : model.welds) {
+    if (!is_body(w.body_a) || !is_body(w.body_b) || w.body_a == w.body_b) {
+      return "weld '" + w.name + "': needs two different bodies (or the world)";
+    }
+    if (!w.X_AB.R.allFinite() || !w.X_AB.p.allFinite()) {
+      return "weld '" + w.name + "': pose is not finite";
+    }
+  }
+  for (const DistanceConstraint& d : model.distances) {
+    if (!is_body(d.body_a) || !is_body(d.body_b) || d.body_a == d.body_b) {
+      return "distance constraint '" + d.name + "': needs two different bodies (or the world)";
+    }
+    if (!(d.distance > 0) || !std::isfinite(d.distance) || !d.p_A.allFinite() ||
+        !d.p_B.allFinite()) {
+      return "distance constraint '" + d.name + "': distance must be positive and finite";
+    }
+  }
   return "";
 }
 

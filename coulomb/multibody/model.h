@@ -40,9 +40,28 @@ struct JointCoupler {
   double multiplier = 1, offset = 0;
 };
 
+// Holds body B's pose in body A's frame at X_AB (A or B may be −1, the world): a weld between
+// bodies of different trees, or one that closes a kinematic loop. Enforced by SAP.
+struct WeldConstraint {
+  std::string name;
+  int body_a = -1, body_b = -1;
+  Transform X_AB;
+};
+
+// Keeps the points p_A (in A's frame) and p_B (in B's frame) at `distance` (m > 0): a massless
+// rod with ball joints at both ends. Enforced by SAP.
+struct DistanceConstraint {
+  std::string name;
+  int body_a = -1, body_b = -1;
+  Eigen::Vector3d p_A = Eigen::Vector3d::Zero(), p_B = Eigen::Vector3d::Zero();
+  double distance = 0;
+};
+
 struct Model {
   std::vector<Body> bodies;
   std::vector<JointCoupler> couplers;
+  std::vector<WeldConstraint> welds;
+  std::vector<DistanceConstraint> distances;
   int nq = 0, nv = 0;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s², world frame
 
@@ -70,5 +89,8 @@ struct Data {
 };
 
 Data MakeData(const Model& model);
+
+// "" when every coupler, weld and distance constraint names valid bodies and finite data.
+std::string ValidateConstraints(const Model& model);
 
 }  // namespace coulomb::multibody

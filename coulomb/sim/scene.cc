@@ -36,4 +36,19 @@ std::string ValidateScene(const Scene& scene) {
   return "";
 }
 
+std::string ConstraintsIgnoredBy(const Scene& scene) {
+  if (scene.settings.formulation == FormulationKind::kSap) return "";
+  const multibody::Model& m = scene.model;
+  int limits = 0;
+  for (const multibody::Body& b : m.bodies) {
+    limits += std::isfinite(b.position_lower) || std::isfinite(b.position_upper) ? 1 : 0;
+  }
+  const std::size_t holonomic = m.couplers.size() + m.welds.size() + m.distances.size();
+  if (limits == 0 && holonomic == 0) return "";
+  return fmt::format(
+      "the {} formulation ignores {} joint limit(s) and {} coupler/weld/distance constraint(s); "
+      "use --formulation sap to enforce them",
+      ToString(scene.settings.formulation), limits, holonomic);
+}
+
 }  // namespace coulomb::sim

@@ -33,4 +33,8 @@ struct Scene {
 // state sizes), else the first problem in words naming the body, geometry or field.
 std::string ValidateScene(const Scene& scene);
 
+// "" when the scene's formulation enforces everything the model asks for; otherwise a sentence
+// saying which joint limits and holonomic constraints it ignores (only SAP enforces them).
+std::string ConstraintsIgnoredBy(const Scene& scene);
+
 }  // namespace coulomb::sim

@@ -23,25 +23,37 @@ int CliqueOfDof(const SapProblem& sap, int dof) {
   return -1;
 }
 
-// A Jacobian Σ_j coefficient_j · e_dof_j over one or two cliques (joint-space rows).
-SapJacobian JointJacobian(const SapProblem& sap, std::string name,
-                          const std::vector<std::pair<int, double>>& terms) {
+// The 1-row Jacobian sign · e_dof of one velocity.
+SapJacobian DofJacobian(const SapProblem& sap, std::string name, int dof, double sign) {
   SapJacobian jac;
   jac.name = std::move(name);
-  for (const auto& [dof, coefficient] : terms) {
-    const int clique = CliqueOfDof(sap, dof);
-    const int local = dof - sap.cliques[clique].start;
-    Eigen::MatrixXd* block = nullptr;
-    if (jac.clique_a < 0 || jac.clique_a == clique) {
-      jac.clique_a = clique;
-      block = &jac.J_a;
+  jac.clique_a = CliqueOfDof(sap, dof);
+  const convex::SapClique& c = sap.cliques[jac.clique_a];
+  jac.J_a = Eigen::MatrixXd::Zero(1, c.size());
+  jac.J_a(0, dof - c.start) = sign;
+  return jac;
+}
+
+// The blocks of a dense rows × nv Jacobian on the (at most two) cliques it touches.
+SapJacobian SplitJacobian(const SapProblem& sap, std::string name, const Eigen::MatrixXd& J,
+                          std::string& error) {
+  SapJacobian jac;
+  jac.name = std::move(name);
+  for (std::size_t k = 0; k < sap.cliques.size(); ++k) {
+    const convex::SapClique& c = sap.cliques[k];
+    const Eigen::MatrixXd block = J.middleCols(c.start, c.size());
+    if (block.isZero(0)) continue;
+    if (jac.clique_a < 0) {
+      jac.clique_a = static_cast<int>(k);
+      jac.J_a = block;
+    } else if (jac.clique_b < 0) {
+      jac.clique_b = static_cast<int>(k);
+      jac.J_b = block;
     } else {
-      jac.clique_b = clique;
-      block = &jac.J_b;
+      error = jac.name + " couples more than two trees";
     }
-    if (block->size() == 0) *block = Eigen::MatrixXd::Zero(1, sap.cliques[clique].size());
-    (*block)(0, local) += coefficient;
   }
+  if (jac.clique_a < 0 && error.empty()) error = jac.name + " involves no moving body";
   return jac;
 }
 
@@ -106,9 +118,9 @@ void AddLimits(const contact::ContactProblem& problem, const SapParams& params, 
       if (!std::isfinite(bound)) continue;
       const double gap = side * (limit.q - bound);  // ≥ 0 inside the range
       if (gap > reach) continue;
-      SapJacobian jac = JointJacobian(
+      SapJacobian jac = DofJacobian(
           sap, fmt::format("{} limit of joint '{}'", side > 0 ? "lower" : "upper", limit.joint),
-          {{limit.dof, side}});
+          limit.dof, side);
       const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
       sap.constraints.push_back(convex::MakeLimitConstraint(
           std::move(jac), Eigen::VectorXd::Constant(1, gap), W, h, params.regularization));
@@ -120,18 +132,18 @@ void AddJointConstraints(const contact::ContactProblem& problem, const SapParams
                          SapProblem& sap) {
   const double h = problem.time_step;
   if (params.joint_limits) AddLimits(problem, params, sap);
-  for (const contact::JointCoupling& c : problem.couplings) {
-    SapJacobian jac = JointJacobian(sap, fmt::format("coupler of joint '{}'", c.joint),
-                                    {{c.follower, 1.0}, {c.leader, -c.multiplier}});
-    convex::HolonomicParameters coupler;
-    coupler.g0 = Eigen::VectorXd::Constant(1, c.q_follower - c.multiplier * c.q_leader - c.offset);
+  for (const contact::BilateralConstraint& b : problem.bilateral) {
+    std::string error;
+    SapJacobian jac = SplitJacobian(sap, b.name, b.J, error);
+    if (!error.empty()) continue;  // ValidateScene reports these before a run starts
+    convex::HolonomicParameters holonomic;
+    holonomic.g0 = b.g0;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
     sap.constraints.push_back(
-        convex::MakeHolonomicConstraint(std::move(jac), coupler, W, h, params.regularization));
+        convex::MakeHolonomicConstraint(std::move(jac), holonomic, W, h, params.regularization));
   }
   for (const contact::JointDrive& d : problem.drives) {
-    SapJacobian jac =
-        JointJacobian(sap, fmt::format("drive of joint '{}'", d.joint), {{d.dof, 1.0}});
+    SapJacobian jac = DofJacobian(sap, fmt::format("drive of joint '{}'", d.joint), d.dof, 1.0);
     const convex::PdParameters pd{d.q, d.q_ref, d.v_ref, d.kp, d.kd, d.effort};
     sap.constraints.push_back(convex::MakePdConstraint(std::move(jac), pd, h));
   }
