@@ -69,6 +69,8 @@ int RunScene(const RunOptions& options) {
   sim::Scene& scene = loaded.value();
   if (std::string defect = ApplyOverrides(options, scene); !defect.empty()) return Fail(defect);
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
+  const std::string ignored = sim::ConstraintsIgnoredBy(scene);
+  if (!ignored.empty()) fmt::print(stderr, "warning: {}\n", ignored);
   const bool record = !options.out_dir.empty() || !options.html.empty();
   sim::Recording recording;
   const sim::RunSummary summary =
