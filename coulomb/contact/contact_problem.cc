@@ -13,40 +13,12 @@ Eigen::Vector3d ContactTangent(const Eigen::Vector3d& n) {
   return (helper - helper.dot(n) * n).normalized();
 }
 
-std::vector<DofBlock> FindDofBlocks(const multibody::Model& model) {
-  // Each tree spans [min v index, max v index]; overlapping spans are merged.
-  std::vector<int> root(model.bodies.size());
-  std::vector<std::pair<int, int>> span;  // per root body
-  std::vector<int> span_of(model.bodies.size(), -1);
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const multibody::Body& body = model.bodies[b];
-    root[b] = body.parent < 0 ? static_cast<int>(b) : root[body.parent];
-    const int nv = multibody::VelocitySize(body.joint);
-    if (nv == 0) continue;
-    if (span_of[root[b]] < 0) {
-      span_of[root[b]] = static_cast<int>(span.size());
-      span.emplace_back(body.v_index, body.v_index + nv);
-    }
-    auto& s = span[span_of[root[b]]];
-    s.first = std::min(s.first, body.v_index);
-    s.second = std::max(s.second, body.v_index + nv);
-  }
-  std::sort(span.begin(), span.end());
-  std::vector<DofBlock> blocks;
-  for (const auto& [begin, end] : span) {
-    if (!blocks.empty() && begin < blocks.back().start + blocks.back().size) {
-      blocks.back().size = std::max(blocks.back().size, end - blocks.back().start);
-    } else {
-      blocks.push_back({begin, end - begin});
-    }
-  }
-  return blocks;
-}
-
-BlockCholesky::BlockCholesky(const Eigen::MatrixXd& M, std::vector<DofBlock> blocks)
+BlockCholesky::BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks,
+                             std::vector<DofBlock> blocks)
     : blocks_(std::move(blocks)) {
-  for (const DofBlock& b : blocks_) {
-    factors_.emplace_back(M.block(b.start, b.start, b.size, b.size));
+  factors_.reserve(M_blocks.size());
+  for (const Eigen::MatrixXd& M : M_blocks) {
+    factors_.emplace_back(M);
     ok_ = ok_ && factors_.back().info() == Eigen::Success;
   }
 }
@@ -64,8 +36,27 @@ Eigen::MatrixXd BlockCholesky::SolveBlock(int index, const Eigen::MatrixXd& X) c
   return factors_[index].solve(X);
 }
 
+Eigen::MatrixXd ContactProblem::MassMatrix() const {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv(), nv());
+  for (std::size_t k = 0; k < M_blocks.size(); ++k) {
+    const DofBlock& b = mass.blocks()[k];
+    M.block(b.start, b.start, b.size, b.size) = M_blocks[k];
+  }
+  return M;
+}
+
+Eigen::VectorXd ContactProblem::MultiplyMass(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd y(x.size());
+  for (std::size_t k = 0; k < M_blocks.size(); ++k) {
+    const DofBlock& b = mass.blocks()[k];
+    y.segment(b.start, b.size) = M_blocks[k] * x.segment(b.start, b.size);
+  }
+  return y;
+}
+
 Eigen::MatrixXd ContactProblem::Delassus() const {
-  return J * M.llt().solve(J.transpose());
+  const Eigen::MatrixXd Jd(J);
+  return Jd * MassMatrix().llt().solve(Jd.transpose());
 }
 
 namespace {
@@ -158,17 +149,18 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   ContactProblem p;
   p.time_step = h;
   p.v = v;
-  p.M = multibody::CalcMassMatrix(model, data, q);
+  const std::vector<DofBlock> blocks = FindDofBlocks(model);
+  p.M_blocks = multibody::CalcMassMatrixBlocks(model, data, q, blocks);
   Eigen::VectorXd force = tau - multibody::CalcBiasForces(model, data, q, v);
   AddJointConstraints(model, q, p);
   force -= p.damping.cwiseProduct(v);
-  p.mass = BlockCholesky(p.M, FindDofBlocks(model));
+  p.mass = BlockCholesky(p.M_blocks, blocks);
   const std::vector<int> block_of_body = BlockOfBodies(model, p.mass.blocks());
   p.v_star = v + h * p.mass.Solve(force);
   multibody::CalcForwardKinematics(model, data, q, v);  // poses for the Jacobians
   AddHolonomicConstraints(model, data, p);
   const int nc = static_cast<int>(set.contacts.size());
-  p.J = Eigen::MatrixXd::Zero(3 * nc, model.nv);
+  std::vector<Eigen::Triplet<double>> triplets;
   p.phi.resize(nc);
   p.mu.resize(nc);
   p.restitution.resize(nc);
@@ -180,16 +172,24 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
     frame.col(1) = ContactTangent(c.normal);
     frame.col(2) = c.normal.cross(frame.col(1));
     p.frames.push_back(frame);
-    // Velocity of the material point of A at the contact minus that of B, in (n, t, o).
-    Eigen::MatrixXd relative = Eigen::MatrixXd::Zero(3, model.nv);
+    // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
+    // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
     const auto add = [&](int body, double sign) {
       if (body < 0) return;
       const Eigen::Vector3d p_B = data.X_world[body].Inverse().Apply(c.point);
-      relative += sign * multibody::CalcPointJacobian(model, data, body, p_B);
+      const multibody::FrameJacobianColumns Jb =
+          multibody::CalcFrameJacobianColumns(model, data, body, p_B);
+      const Eigen::Matrix<double, 3, Eigen::Dynamic> rows =
+          sign * frame.transpose() * Jb.values.topRows<3>();
+      for (std::size_t col = 0; col < Jb.columns.size(); ++col) {
+        for (int r = 0; r < 3; ++r) {
+          triplets.emplace_back(3 * k + r, Jb.columns[col],
+                                rows(r, static_cast<Eigen::Index>(col)));
+        }
+      }
     };
     add(c.body_a, 1.0);
     add(c.body_b, -1.0);
-    p.J.middleRows<3>(3 * k) = frame.transpose() * relative;
     p.contact_blocks.push_back(
         {c.body_a < 0 ? -1 : block_of_body[c.body_a], c.body_b < 0 ? -1 : block_of_body[c.body_b]});
     p.phi[k] = c.phi;
@@ -197,6 +197,8 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
     p.restitution[k] = c.restitution;
     p.compliance[k] = c.compliance;
   }
+  p.J.resize(3 * nc, model.nv);
+  p.J.setFromTriplets(triplets.begin(), triplets.end());
   return p;
 }
 

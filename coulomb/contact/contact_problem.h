@@ -8,12 +8,14 @@
 // SI units; J, φ, μ are per contact.
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "coulomb/geometry/contact_set.h"
+#include "coulomb/multibody/dof_blocks.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::contact {
@@ -22,21 +24,14 @@ using geometry::CombineFriction;
 using geometry::Contact;
 using geometry::ContactSet;
 
-// A diagonal block of the mass matrix: the velocities [start, start + size) of one or more
-// trees. M is block diagonal over these (DESIGN.md: dense per tree), so it is factored and
-// solved per block, and W = J M⁻¹ Jᵀ only couples contacts that share a block.
-struct DofBlock {
-  int start = 0, size = 0;
-};
+using multibody::DofBlock;
+using multibody::FindDofBlocks;
 
-// The smallest contiguous blocks such that no tree straddles two of them.
-std::vector<DofBlock> FindDofBlocks(const multibody::Model& model);
-
-// Per-block Cholesky factors of a block-diagonal SPD matrix.
+// Per-block Cholesky factors of a block-diagonal SPD matrix given by its diagonal blocks.
 class BlockCholesky {
  public:
   BlockCholesky() = default;
-  BlockCholesky(const Eigen::MatrixXd& M, std::vector<DofBlock> blocks);
+  BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks, std::vector<DofBlock> blocks);
   bool ok() const { return ok_; }
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   // M_bb⁻¹ X for the rows of block `index` (X has blocks[index].size rows).
@@ -73,11 +68,14 @@ struct JointDrive {  // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort
 };
 
 struct ContactProblem {
-  double time_step = 0;                 // h, s
-  Eigen::MatrixXd M;                    // nv × nv mass matrix (block diagonal over trees)
-  Eigen::VectorXd v;                    // current generalized velocity
-  Eigen::VectorXd v_star;               // free-motion velocity
-  Eigen::MatrixXd J;                    // 3 nc × nv, rows (n, t, o) per contact
+  double time_step = 0;  // h, s
+  // M, block diagonal over trees: its diagonal blocks, one per mass.blocks() entry. Never formed
+  // as an nv × nv matrix (MassMatrix() does, for small models and tests).
+  std::vector<Eigen::MatrixXd> M_blocks;
+  Eigen::VectorXd v;       // current generalized velocity
+  Eigen::VectorXd v_star;  // free-motion velocity
+  // 3 nc × nv, rows (n, t, o) per contact; sparse: a contact touches at most two trees.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> J;
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
   Eigen::VectorXd compliance;  // m/N per contact (0: rigid)
@@ -94,7 +92,10 @@ struct ContactProblem {
   // empty means zero.
   Eigen::VectorXd contact_velocity_rate;
   int num_contacts() const { return static_cast<int>(phi.size()); }
-  // The Delassus operator W = J M⁻¹ Jᵀ and free contact velocity J v* (local problem form).
+  int nv() const { return static_cast<int>(v.size()); }
+  // The dense M, M x, and the Delassus operator W = J M⁻¹ Jᵀ (dense: small problems and tests).
+  Eigen::MatrixXd MassMatrix() const;
+  Eigen::VectorXd MultiplyMass(const Eigen::VectorXd& x) const;
   Eigen::MatrixXd Delassus() const;
   Eigen::VectorXd FreeContactVelocity() const { return J * v_star; }
 };

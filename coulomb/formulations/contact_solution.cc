@@ -10,19 +10,24 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
   const int nc = problem.num_contacts();
   const Eigen::Index nv = problem.J.cols();
   const auto& blocks = problem.mass.blocks();
+  // The contacts touching each block (contact_blocks), so the work is per block, not per
+  // block × contact.
+  std::vector<std::vector<int>> touching(blocks.size());
+  for (int k = 0; k < nc; ++k) {
+    const auto [a, b] = problem.contact_blocks[k];
+    if (a >= 0) touching[a].push_back(k);
+    if (b >= 0 && b != a) touching[b].push_back(k);
+  }
   std::vector<Eigen::Triplet<double>> w_entries, minv_entries;
   for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
-    const int start = blocks[b].start, size = blocks[b].size;
-    // The contacts whose rows touch this block.
-    std::vector<int> rows;
-    for (int k = 0; k < nc; ++k) {
-      if (!problem.J.block(3 * k, start, 3, size).isZero(0.0)) rows.push_back(k);
-    }
+    const std::vector<int>& rows = touching[b];
     if (rows.empty()) continue;
+    const int start = blocks[b].start, size = blocks[b].size;
     const int m = static_cast<int>(rows.size());
     Eigen::MatrixXd Jb(3 * m, size);
-    for (int i = 0; i < m; ++i)
-      Jb.middleRows<3>(3 * i) = problem.J.block(3 * rows[i], start, 3, size);
+    for (int i = 0; i < m; ++i) {
+      Jb.middleRows<3>(3 * i) = Eigen::MatrixXd(problem.J.block(3 * rows[i], start, 3, size));
+    }
     const Eigen::MatrixXd Y = problem.mass.SolveBlock(b, Jb.transpose());  // M_bb⁻¹ J_bᵀ
     const Eigen::MatrixXd Wb = Jb * Y;
     for (int i = 0; i < m; ++i) {

@@ -74,7 +74,12 @@ Eigen::VectorXd CalcBiasForces(const Model& model, Data& data, const Eigen::Vect
   return CalcInverseDynamics(model, data, q, v, Eigen::VectorXd::Zero(model.nv));
 }
 
-const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q) {
+namespace {
+
+// CRBA (Featherstone's composite rigid body algorithm). `store(row, col, block)` receives each
+// nonzero block of the lower and upper triangles; the callers store it densely or per tree.
+template <class Store>
+void Crba(const Model& model, Data& data, const Eigen::VectorXd& q, Store&& store) {
   CalcForwardKinematics(model, data, q, Eigen::VectorXd::Zero(model.nv));
   const int n = static_cast<int>(model.bodies.size());
   for (int i = 0; i < n; ++i) data.composite[i] = model.bodies[i].inertia.Spatial();
@@ -82,28 +87,50 @@ const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eige
     const int p = model.bodies[i].parent;
     if (p >= 0) data.composite[p] += data.X_up[i].transpose() * data.composite[i] * data.X_up[i];
   }
-  data.M.setZero(model.nv, model.nv);
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
     const auto& S = data.S[i];
     Eigen::Matrix<double, 6, Eigen::Dynamic> F = data.composite[i] * S;
-    data.M.block(b.v_index, b.v_index, nv, nv) = S.transpose() * F;
-    data.M.block(b.v_index, b.v_index, nv, nv).diagonal().array() += b.armature;
+    Eigen::MatrixXd diagonal = S.transpose() * F;
+    diagonal.diagonal().array() += b.armature;
+    store(b.v_index, b.v_index, diagonal);
     // Carry F up the chain: M_ji = S_jᵀ X_upᵀ … F.
     for (int j = i; model.bodies[j].parent >= 0;) {
       F = data.X_up[j].transpose() * F;
       j = model.bodies[j].parent;
       const Body& bj = model.bodies[j];
-      const int nvj = VelocitySize(bj.joint);
-      if (nvj == 0) continue;
-      data.M.block(bj.v_index, b.v_index, nvj, nv) = data.S[j].transpose() * F;
-      data.M.block(b.v_index, bj.v_index, nv, nvj) =
-          data.M.block(bj.v_index, b.v_index, nvj, nv).transpose();
+      if (VelocitySize(bj.joint) == 0) continue;
+      const Eigen::MatrixXd off = data.S[j].transpose() * F;
+      store(bj.v_index, b.v_index, off);
+      store(b.v_index, bj.v_index, off.transpose());
     }
   }
+}
+
+}  // namespace
+
+const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q) {
+  data.M.setZero(model.nv, model.nv);
+  Crba(model, data, q, [&](int row, int col, const Eigen::MatrixXd& block) {
+    data.M.block(row, col, block.rows(), block.cols()) = block;
+  });
   return data.M;
+}
+
+std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data,
+                                                  const Eigen::VectorXd& q,
+                                                  const std::vector<DofBlock>& blocks) {
+  std::vector<Eigen::MatrixXd> M;
+  M.reserve(blocks.size());
+  for (const DofBlock& b : blocks) M.push_back(Eigen::MatrixXd::Zero(b.size, b.size));
+  const std::vector<int> block_of = BlockOfVelocity(model, blocks);
+  Crba(model, data, q, [&](int row, int col, const Eigen::MatrixXd& block) {
+    const int k = block_of[row];  // a tree never straddles blocks, so col is in k too
+    M[k].block(row - blocks[k].start, col - blocks[k].start, block.rows(), block.cols()) = block;
+  });
+  return M;
 }
 
 Eigen::VectorXd CalcForwardDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
@@ -115,21 +142,37 @@ Eigen::VectorXd CalcForwardDynamics(const Model& model, Data& data, const Eigen:
   return CalcMassMatrix(model, data, q).llt().solve(rhs);
 }
 
-Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body,
-                                  const Eigen::Vector3d& p_B) {
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6, model.nv);
+FrameJacobianColumns CalcFrameJacobianColumns(const Model& model, const Data& data, int body,
+                                              const Eigen::Vector3d& p_B) {
+  FrameJacobianColumns out;
+  int count = 0;
+  for (int k = body; k >= 0; k = model.bodies[k].parent)
+    count += VelocitySize(model.bodies[k].joint);
+  out.columns.reserve(count);
+  out.values.resize(6, count);
   const Eigen::Vector3d p_W = data.X_world[body].Apply(p_B);
+  int at = 0;
   for (int k = body; k >= 0; k = model.bodies[k].parent) {
     const Body& b = model.bodies[k];
     const int nv = VelocitySize(b.joint);
-    if (nv == 0) continue;
     const auto& S = data.S[k];
     const Transform& X = data.X_world[k];
-    for (int c = 0; c < nv; ++c) {
+    for (int c = 0; c < nv; ++c, ++at) {
       const Eigen::Vector3d w = X.R * S.block<3, 1>(3, c);
-      J.block<3, 1>(0, b.v_index + c) = X.R * S.block<3, 1>(0, c) + w.cross(p_W - X.p);
-      J.block<3, 1>(3, b.v_index + c) = w;
+      out.columns.push_back(b.v_index + c);
+      out.values.block<3, 1>(0, at) = X.R * S.block<3, 1>(0, c) + w.cross(p_W - X.p);
+      out.values.block<3, 1>(3, at) = w;
     }
+  }
+  return out;
+}
+
+Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body,
+                                  const Eigen::Vector3d& p_B) {
+  const FrameJacobianColumns sparse = CalcFrameJacobianColumns(model, data, body, p_B);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6, model.nv);
+  for (std::size_t c = 0; c < sparse.columns.size(); ++c) {
+    J.col(sparse.columns[c]) = sparse.values.col(static_cast<Eigen::Index>(c));
   }
   return J;
 }

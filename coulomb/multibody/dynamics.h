@@ -5,7 +5,9 @@
 // Kernels have the shape f(const Model&, Data&, ...): the Data caches what they compute.
 
 #include <Eigen/Dense>
+#include <vector>
 
+#include "coulomb/multibody/dof_blocks.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::multibody {
@@ -16,6 +18,12 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
 
 // M(q) (with joint armature on the diagonal), by CRBA. Also stored in data.M.
 const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q);
+
+// The same M(q) as its diagonal blocks (FindDofBlocks), never forming the nv × nv matrix: a
+// scene of 2 000 free bodies has nv = 12 000 and a dense M of 1.15 GB, its blocks 0.6 MB.
+std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data,
+                                                  const Eigen::VectorXd& q,
+                                                  const std::vector<DofBlock>& blocks);
 
 // τ = M(q) a + C(q, v) v + g(q) − (external body forces, body frame, one per body or empty).
 Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
@@ -35,6 +43,14 @@ Eigen::MatrixXd CalcPointJacobian(const Model& model, const Data& data, int body
                                   const Eigen::Vector3d& p_B);
 Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body,
                                   const Eigen::Vector3d& p_B);
+
+// The frame Jacobian's nonzero columns only (the velocities on the path from body to root).
+struct FrameJacobianColumns {
+  std::vector<int> columns;
+  Eigen::Matrix<double, 6, Eigen::Dynamic> values;  // 6 × columns.size()
+};
+FrameJacobianColumns CalcFrameJacobianColumns(const Model& model, const Data& data, int body,
+                                              const Eigen::Vector3d& p_B);
 
 // After CalcForwardKinematics: ½ vᵀ M v and the gravitational potential −Σ m_i g·p_com,i.
 double CalcKineticEnergy(const Model& model, const Data& data);

@@ -84,6 +84,36 @@ TEST(Dynamics, MassMatrixByCrbaEqualsRneaColumns) {
   }
 }
 
+// Two random trees side by side: the per-tree blocks of CRBA are the diagonal blocks of the dense
+// M (checked against RNEA above), and nothing couples the trees.
+TEST(Dynamics, MassMatrixBlocksAreTheTreesDiagonalBlocks) {
+  Model m = RandomTree(3);
+  const Model second = RandomTree(4);
+  const int offset = static_cast<int>(m.bodies.size());
+  for (Body b : second.bodies) {
+    if (b.parent >= 0) b.parent += offset;
+    m.AddBody(b);
+  }
+  ASSERT_EQ(m.Validate(), "");
+  Data d = MakeData(m);
+  SplitMix64 rng(9);
+  const Eigen::VectorXd q = RandomConfiguration(m, rng);
+  const Eigen::MatrixXd M = CalcMassMatrix(m, d, q);
+  const std::vector<DofBlock> blocks = FindDofBlocks(m);
+  ASSERT_EQ(blocks.size(), 2u);
+  const std::vector<Eigen::MatrixXd> parts = CalcMassMatrixBlocks(m, d, q, blocks);
+  Eigen::MatrixXd assembled = Eigen::MatrixXd::Zero(m.nv, m.nv);
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    assembled.block(blocks[k].start, blocks[k].start, blocks[k].size, blocks[k].size) = parts[k];
+  }
+  EXPECT_LT((assembled - M).norm(), 1e-12 * M.norm());
+  // A body of the second tree: its Jacobian (checked against finite differences below) has no
+  // column in the first tree, which is what keeps J sparse.
+  const FrameJacobianColumns sparse =
+      CalcFrameJacobianColumns(m, d, offset + 3, Eigen::Vector3d(0.1, -0.2, 0.3));
+  for (const int column : sparse.columns) EXPECT_GE(column, blocks[1].start);
+}
+
 TEST(Dynamics, InverseDynamicsIsAffineInAcceleration) {
   const Model m = RandomTree(9);
   Data d = MakeData(m);

@@ -12,8 +12,8 @@ namespace {
 contact::ContactProblem OneContact() {
   contact::ContactProblem p;
   p.time_step = 0.01;
-  p.M = Eigen::Matrix3d::Identity();
-  p.J = Eigen::Matrix3d::Identity();  // contact velocity = v
+  p.M_blocks = {Eigen::Matrix3d::Identity()};
+  p.J = Eigen::MatrixXd(Eigen::Matrix3d::Identity()).sparseView();  // contact velocity = v
   p.phi = Eigen::VectorXd::Zero(1);
   p.mu = Eigen::VectorXd::Constant(1, 0.5);
   p.restitution = Eigen::VectorXd::Zero(1);

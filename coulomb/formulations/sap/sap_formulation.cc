@@ -62,10 +62,11 @@ void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
   // momentum balance with implicit damping, from the explicit v*_e = v0 + δt M⁻¹ (f − D v0).
   const double h = problem.time_step;
   sap.v_star = problem.v;
-  for (const contact::DofBlock& b : problem.mass.blocks()) {
+  for (std::size_t k = 0; k < problem.M_blocks.size(); ++k) {
+    const contact::DofBlock& b = problem.mass.blocks()[k];
     convex::SapClique clique;
     clique.start = b.start;
-    const Eigen::MatrixXd M = problem.M.block(b.start, b.start, b.size, b.size);
+    const Eigen::MatrixXd& M = problem.M_blocks[k];
     clique.A = M;
     clique.A.diagonal() += h * problem.damping.segment(b.start, b.size);
     const Eigen::VectorXd momentum = M * (problem.v_star - problem.v).segment(b.start, b.size);

@@ -96,7 +96,7 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
   out.status = LcpStatus::kSolved;
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
   // f (applied minus bias and damping forces), recovered from the free motion v* = v + h M⁻¹ f.
-  const Eigen::VectorXd f = problem.M * (problem.v_star - problem.v) / h;
+  const Eigen::VectorXd f = problem.MultiplyMass(problem.v_star - problem.v) / h;
   Eigen::VectorXd v = problem.v;
   // 1. Impacts.
   Eigen::VectorXd u = problem.J * v;
