@@ -19,6 +19,7 @@ struct ContactSolution {
   int iterations = 0;
   double residual = 0;  // the solver's certificate (LCP worst measure, or the cone's ABH error)
   double seconds = 0;
+  double factor_seconds = 0;  // of which in sparse factorizations (SAP's Newton Hessians)
   bool ok() const { return status == LcpStatus::kSolved; }
 };
 

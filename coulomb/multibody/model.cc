@@ -113,7 +113,6 @@ Data MakeData(const Model& model) {
   d.force.assign(n, Vector6d::Zero());
   d.composite.assign(n, Matrix6d::Zero());
   d.X_up.assign(n, Matrix6d::Identity());
-  d.M = Eigen::MatrixXd::Zero(model.nv, model.nv);
   for (const Body& b : model.bodies) d.S.push_back(MotionSubspace(b.joint, b.axis));
   return d;
 }

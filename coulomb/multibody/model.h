@@ -82,7 +82,7 @@ struct Data {
   std::vector<Vector6d> force;      // RNEA body forces, body frame
   std::vector<Matrix6d> composite;  // CRBA composite inertias, body frame
   std::vector<Matrix6d> X_up;       // motion transform parent → body
-  Eigen::MatrixXd M;                // last mass matrix
+  Eigen::MatrixXd M;                // last dense mass matrix (sized by CalcMassMatrix only)
   // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
   // after it is built, and allocating S in the inner loops dominated CRBA's time.
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> S;

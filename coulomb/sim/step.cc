@@ -168,6 +168,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.message = solution.message;
   report.iterations = solution.iterations;
   report.residual = solution.residual;
+  report.factor_seconds = solution.factor_seconds;
   report.metrics = CalcContactMetrics(problem, solution.impulses, solution.v_next);
   report.profile.solve = clock.Lap();
   // 4. Advance (the solver's best answer even when uncertified; the report says so).

@@ -78,6 +78,7 @@ struct StepReport {
   Eigen::VectorXd impulses;
   ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
   StepProfile profile;
+  double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)
   int num_contacts() const { return static_cast<int>(contacts.contacts.size()); }
 };
 

@@ -197,6 +197,7 @@ ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapPa
       out.impulses.segment<3>(3 * step.contacts[i]) = r.gamma.segment<3>(3 * i);
     }
   }
+  out.factor_seconds = r.factor_seconds;
   out.seconds = clock.Seconds();
   return out;
 }
