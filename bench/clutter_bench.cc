@@ -57,9 +57,9 @@ bodies:
       const int count = std::min(50, left);
       left -= count;
       const int columns = (count + 4) / 5;
-      const std::string shape =
-          kind == 0 ? "{type: box, size: [0.07, 0.07, 0.07], material: plastic}"
-                    : "{type: sphere, radius: 0.04, material: plastic}";
+      const std::string shape = kind == 0
+                                    ? "{type: box, size: [0.07, 0.07, 0.07], material: plastic}"
+                                    : "{type: sphere, radius: 0.04, material: plastic}";
       yaml += fmt::format(
           "  - {{name: l{}_{}, mass: 0.2, position: [{}, {}, {}], orientation: {{rpy: [{}, 0, "
           "{}]}}, array: {{count: [5, {}, 1], spacing: [0.21, 0.105, 0.1]}}, shapes: [{}]}}\n",
@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-bodies-cone", max_cone, "largest scene run under cone");
   app.add_option("--json", json_path, "also write the rows as JSON here");
   app.add_option("--beta", beta, "SAP's near-rigid threshold for contacts");
-  app.add_option("--linear-solver", cholesky_name, "SAP's CHOLMOD mode: auto|supernodal|simplicial");
+  app.add_option("--linear-solver", cholesky_name,
+                 "SAP's CHOLMOD mode: auto|supernodal|simplicial");
   CLI11_PARSE(app, argc, argv);
 
   const auto cholesky = convex::ParseSparseCholesky(cholesky_name);
@@ -185,20 +186,27 @@ int main(int argc, char** argv) {
       rows.push_back(Run(n, *kind, dt, duration, settings));
     }
   }
-  fmt::print("| bodies | formulation | steps | failed | µs/step (all) | µs/step (settled) | "
-             "iterations/step (settled) | contacts (settled) | factorization share | max "
-             "penetration (m) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  fmt::print(
+      "| bodies | formulation | steps | failed | µs/step (all) | µs/step (settled) | "
+      "iterations/step (settled) | contacts (settled) | factorization share | max "
+      "penetration (m) |\n|---|---|---|---|---|---|---|---|---|---|\n");
   nlohmann::json out = nlohmann::json::array();
   std::vector<double> contacts, cost;
   for (const Row& r : rows) {
     fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} |\n",
                r.bodies, r.formulation, r.steps, r.failed, r.mean_us, r.settled_us,
                r.settled_iterations, r.settled_contacts, 100 * r.factor_share, r.max_penetration);
-    out.push_back({{"bodies", r.bodies}, {"formulation", r.formulation}, {"steps", r.steps},
-                   {"failed_steps", r.failed}, {"mean_step_us", r.mean_us},
-                   {"settled_step_us", r.settled_us}, {"settled_iterations", r.settled_iterations},
-                   {"settled_contacts", r.settled_contacts}, {"factor_share", r.factor_share},
-                   {"max_penetration", r.max_penetration}, {"mean_iterations", r.iterations},
+    out.push_back({{"bodies", r.bodies},
+                   {"formulation", r.formulation},
+                   {"steps", r.steps},
+                   {"failed_steps", r.failed},
+                   {"mean_step_us", r.mean_us},
+                   {"settled_step_us", r.settled_us},
+                   {"settled_iterations", r.settled_iterations},
+                   {"settled_contacts", r.settled_contacts},
+                   {"factor_share", r.factor_share},
+                   {"max_penetration", r.max_penetration},
+                   {"mean_iterations", r.iterations},
                    {"mean_contacts", r.contacts}});
     if (r.formulation == "sap") {
       contacts.push_back(r.settled_contacts);

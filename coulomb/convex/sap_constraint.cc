@@ -10,7 +10,8 @@ namespace {
 // §1.2). ε is an impulse, N s: far below any impulse a step resolves.
 constexpr double kSoftNormEpsilon = 1e-7;
 
-ConstraintEvaluation EvaluateCone(const SapConstraint& c, const Eigen::VectorXd& v_c) {
+ConstraintEvaluation EvaluateCone(const SapConstraint& c,
+                                  const Eigen::Ref<const Eigen::VectorXd>& v_c) {
   const double R_n = c.R[0];
   const double R_t = c.R[1];
   const Eigen::Vector3d y = (c.v_hat - v_c).cwiseQuotient(c.R);
@@ -20,16 +21,17 @@ ConstraintEvaluation EvaluateCone(const SapConstraint& c, const Eigen::VectorXd&
   // ℓ = ½ γᵀ R γ: by Moreau's decomposition in the R inner product its gradient is −γ.
   e.cost = 0.5 * p.gamma.dot(c.R.cwiseProduct(p.gamma));
   // G = (∂γ/∂y) R⁻¹, symmetric because R_t is shared by both tangent rows.
-  e.G = p.dgamma_dy * c.R.cwiseInverse().asDiagonal();
-  e.G = 0.5 * (e.G + e.G.transpose());  // remove round-off asymmetry
+  const Eigen::Matrix3d G = p.dgamma_dy * c.R.cwiseInverse().asDiagonal();
+  e.G = 0.5 * (G + G.transpose());  // remove round-off asymmetry
   return e;
 }
 
-ConstraintEvaluation EvaluateBox(const SapConstraint& c, const Eigen::VectorXd& v_c) {
+ConstraintEvaluation EvaluateBox(const SapConstraint& c,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v_c) {
   const int r = c.rows();
   ConstraintEvaluation e;
   e.gamma.resize(r);
-  e.G = Eigen::MatrixXd::Zero(r, r);
+  e.G = ConstraintMatrix::Zero(r, r);
   for (int k = 0; k < r; ++k) {
     const double y = (c.v_hat[k] - v_c[k]) / c.R[k];
     if (y < c.lower[k] || y > c.upper[k]) {
@@ -85,7 +87,7 @@ ConeProjection ProjectOntoRegularizedCone(const Eigen::Vector3d& y, double mu, d
 }
 
 ConstraintEvaluation EvaluateConstraint(const SapConstraint& constraint,
-                                        const Eigen::VectorXd& v_c) {
+                                        const Eigen::Ref<const Eigen::VectorXd>& v_c) {
   return constraint.kind == SapConstraint::Kind::kFrictionCone ? EvaluateCone(constraint, v_c)
                                                                : EvaluateBox(constraint, v_c);
 }

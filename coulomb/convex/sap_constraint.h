@@ -36,15 +36,22 @@ struct SapConstraint {
   int rows() const { return static_cast<int>(R.size()); }
 };
 
+// A constraint has at most 6 rows (a weld); evaluations live on the stack, since the Newton
+// loop and its line search evaluate every constraint many times per step.
+inline constexpr int kMaxConstraintRows = 6;
+using ConstraintVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxConstraintRows, 1>;
+using ConstraintMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0,
+                                       kMaxConstraintRows, kMaxConstraintRows>;
+
 struct ConstraintEvaluation {
-  Eigen::VectorXd gamma;  // impulse, N s
-  double cost = 0;        // ℓ_i, J
-  Eigen::MatrixXd G;      // −∂γ/∂v_c, symmetric PSD
+  ConstraintVector gamma;  // impulse, N s
+  double cost = 0;         // ℓ_i, J
+  ConstraintMatrix G;      // −∂γ/∂v_c, symmetric PSD
 };
 
 // γ, ℓ_i and G at constraint velocity v_c (size rows()).
 ConstraintEvaluation EvaluateConstraint(const SapConstraint& constraint,
-                                        const Eigen::VectorXd& v_c);
+                                        const Eigen::Ref<const Eigen::VectorXd>& v_c);
 
 // The projection of an unconstrained impulse y = (y_n, y_t, y_o) onto the friction cone
 // ‖γ_t‖ ≤ μ γ_n in the norm of R = diag(R_n, R_t, R_t), and its Jacobian ∂γ/∂y (§1.2).

@@ -1,5 +1,7 @@
 #include "coulomb/convex/sap_model.h"
 
+#include <algorithm>
+
 namespace coulomb::convex {
 namespace {
 
@@ -97,28 +99,130 @@ ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapMo
   return out;
 }
 
-Eigen::SparseMatrix<double> AssembleHessianLower(const SapProblem& problem, const SapModel& model,
-                                                 const std::vector<Eigen::MatrixXd>& G) {
-  Triplets triplets;
-  for (int k : model.participating) {
-    AddLowerBlock(problem.cliques[k].A, model.clique_offset[k], triplets);
+namespace {
+
+// The slot of entry (row, col) of a compressed column-major matrix.
+int SlotOf(const Eigen::SparseMatrix<double>& H, int row, int col) {
+  const int* begin = H.innerIndexPtr() + H.outerIndexPtr()[col];
+  const int* end = H.innerIndexPtr() + H.outerIndexPtr()[col + 1];
+  return static_cast<int>(std::lower_bound(begin, end, row) - H.innerIndexPtr());
+}
+
+std::vector<int> LowerSlots(const Eigen::SparseMatrix<double>& H, int offset, int size) {
+  std::vector<int> slots;
+  slots.reserve(size * (size + 1) / 2);
+  for (int j = 0; j < size; ++j) {
+    for (int i = j; i < size; ++i) slots.push_back(SlotOf(H, offset + i, offset + j));
   }
-  for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
-    const SapJacobian& jac = problem.constraints[i].jacobian;
-    const int a = model.clique_offset[jac.clique_a];
-    AddLowerBlock(jac.J_a.transpose() * G[i] * jac.J_a, a, triplets);
+  return slots;
+}
+
+std::vector<int> DenseSlots(const Eigen::SparseMatrix<double>& H, int row0, int col0, int rows,
+                            int cols) {
+  std::vector<int> slots;
+  slots.reserve(rows * cols);
+  for (int j = 0; j < cols; ++j) {
+    for (int i = 0; i < rows; ++i) slots.push_back(SlotOf(H, row0 + i, col0 + j));
+  }
+  return slots;
+}
+
+void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
+                  double* values) {
+  std::size_t k = 0;
+  for (int j = 0; j < block.cols(); ++j) {
+    for (int i = j; i < block.rows(); ++i) values[slots[k++]] += block(i, j);
+  }
+}
+
+void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
+                  double* values) {
+  std::size_t k = 0;
+  for (int j = 0; j < block.cols(); ++j) {
+    for (int i = 0; i < block.rows(); ++i) values[slots[k++]] += block(i, j);
+  }
+}
+
+}  // namespace
+
+SapHessian::SapHessian(const SapProblem& problem, const SapModel& model)
+    : problem_(problem), participating_(model.participating) {
+  // The pattern: lower triangles of the participating cliques' blocks, and a full block for
+  // every clique pair a constraint couples.
+  Triplets pattern;
+  int largest = 0;
+  for (int k : model.participating) {
+    const int n = problem.cliques[k].size();
+    largest = std::max(largest, n);
+    AddLowerBlock(Eigen::MatrixXd::Zero(n, n), model.clique_offset[k], pattern);
+  }
+  for (const SapConstraint& c : problem.constraints) {
+    const SapJacobian& jac = c.jacobian;
     if (jac.clique_b < 0) continue;
-    const int b = model.clique_offset[jac.clique_b];
-    AddLowerBlock(jac.J_b.transpose() * G[i] * jac.J_b, b, triplets);
+    const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
+    const int na = problem.cliques[jac.clique_a].size(), nb = problem.cliques[jac.clique_b].size();
     if (a > b) {
-      AddDenseBlock(jac.J_a.transpose() * G[i] * jac.J_b, a, b, triplets);
+      AddDenseBlock(Eigen::MatrixXd::Zero(na, nb), a, b, pattern);
     } else {
-      AddDenseBlock(jac.J_b.transpose() * G[i] * jac.J_a, b, a, triplets);
+      AddDenseBlock(Eigen::MatrixXd::Zero(nb, na), b, a, pattern);
     }
   }
-  Eigen::SparseMatrix<double> H(model.size, model.size);
-  H.setFromTriplets(triplets.begin(), triplets.end());
-  return H;
+  H_.resize(model.size, model.size);
+  H_.setFromTriplets(pattern.begin(), pattern.end());
+  for (int k : model.participating) {
+    clique_slots_.push_back(LowerSlots(H_, model.clique_offset[k], problem.cliques[k].size()));
+  }
+  for (const SapConstraint& c : problem.constraints) {
+    const SapJacobian& jac = c.jacobian;
+    ConstraintSlots slots;
+    const int a = model.clique_offset[jac.clique_a], na = problem.cliques[jac.clique_a].size();
+    slots.aa = LowerSlots(H_, a, na);
+    if (jac.clique_b >= 0) {
+      const int b = model.clique_offset[jac.clique_b], nb = problem.cliques[jac.clique_b].size();
+      slots.bb = LowerSlots(H_, b, nb);
+      slots.b_first = b > a;
+      slots.ab = slots.b_first ? DenseSlots(H_, b, a, nb, na) : DenseSlots(H_, a, b, na, nb);
+    }
+    constraint_slots_.push_back(std::move(slots));
+  }
+  JtG_.resize(largest, kMaxConstraintRows);
+  block_.resize(largest, largest);
+}
+
+const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<ConstraintMatrix>& G) {
+  double* values = H_.valuePtr();
+  std::fill(values, values + H_.nonZeros(), 0.0);
+  for (std::size_t p = 0; p < participating_.size(); ++p) {
+    ScatterLower(problem_.cliques[participating_[p]].A, clique_slots_[p], values);
+  }
+  for (std::size_t i = 0; i < problem_.constraints.size(); ++i) {
+    const SapJacobian& jac = problem_.constraints[i].jacobian;
+    const ConstraintSlots& slots = constraint_slots_[i];
+    const int r = jac.rows();
+    const int na = static_cast<int>(jac.J_a.cols());
+    auto JtG = JtG_.topLeftCorner(na, r);
+    JtG.noalias() = jac.J_a.transpose() * G[i];
+    auto aa = block_.topLeftCorner(na, na);
+    aa.noalias() = JtG * jac.J_a;
+    ScatterLower(aa, slots.aa, values);
+    if (jac.clique_b < 0) continue;
+    const int nb = static_cast<int>(jac.J_b.cols());
+    if (slots.b_first) {  // J_bᵀ G J_a = (J_aᵀ G J_b)ᵀ, G symmetric
+      auto ba = block_.topLeftCorner(nb, na);
+      ba.noalias() = jac.J_b.transpose() * JtG.transpose();
+      ScatterDense(ba, slots.ab, values);
+    } else {
+      auto ab = block_.topLeftCorner(na, nb);
+      ab.noalias() = JtG * jac.J_b;
+      ScatterDense(ab, slots.ab, values);
+    }
+    auto JtG_b = JtG_.topLeftCorner(nb, r);
+    JtG_b.noalias() = jac.J_b.transpose() * G[i];
+    auto bb = block_.topLeftCorner(nb, nb);
+    bb.noalias() = JtG_b * jac.J_b;
+    ScatterLower(bb, slots.bb, values);
+  }
+  return H_;
 }
 
 }  // namespace coulomb::convex

@@ -34,17 +34,34 @@ void ScatterParticipating(const SapProblem& problem, const SapModel& model,
 
 // Every constraint evaluated at the stacked constraint velocity v_c = J v.
 struct ConstraintsEvaluation {
-  Eigen::VectorXd gamma;           // stacked impulses
-  double cost = 0;                 // Σ ℓ_i
-  std::vector<Eigen::MatrixXd> G;  // per constraint (only when asked for)
+  Eigen::VectorXd gamma;            // stacked impulses
+  double cost = 0;                  // Σ ℓ_i
+  std::vector<ConstraintMatrix> G;  // per constraint (only when asked for)
 };
 ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapModel& model,
                                           const Eigen::VectorXd& v_c, bool with_hessian);
 
-// Lower triangle of H = A + Jᵀ G J, with the same sparsity pattern whatever the values of G
-// (a block is present for every clique pair a constraint couples), so the symbolic analysis of
-// one step serves every Newton iteration and every later step with the same contact graph.
-Eigen::SparseMatrix<double> AssembleHessianLower(const SapProblem& problem, const SapModel& model,
-                                                 const std::vector<Eigen::MatrixXd>& G);
+// The lower triangle of H = A + Jᵀ G J. Its sparsity pattern is fixed by the clique graph (a
+// block for every clique pair a constraint couples, whatever the values of G), so it is built
+// once per problem with a map from every block entry to its slot, and each Newton iteration only
+// writes values; the symbolic analysis of one step then serves every iteration, and every later
+// step with the same contact graph.
+class SapHessian {
+ public:
+  SapHessian(const SapProblem& problem, const SapModel& model);
+  const Eigen::SparseMatrix<double>& Assemble(const std::vector<ConstraintMatrix>& G);
+
+ private:
+  struct ConstraintSlots {
+    std::vector<int> aa, bb, ab;  // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
+    bool b_first = false;         // the coupling block is J_bᵀ G J_a (clique b has higher rows)
+  };
+  const SapProblem& problem_;
+  std::vector<int> participating_;
+  Eigen::SparseMatrix<double> H_;
+  std::vector<std::vector<int>> clique_slots_;  // per participating clique, its lower A entries
+  std::vector<ConstraintSlots> constraint_slots_;
+  Eigen::MatrixXd JtG_, block_;  // scratch
+};
 
 }  // namespace coulomb::convex

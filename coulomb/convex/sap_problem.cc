@@ -33,6 +33,10 @@ std::string ValidateConstraint(const SapProblem& problem, const SapConstraint& c
   }
   if (!error.empty()) return error;
   const int r = jac.rows();
+  if (r < 1 || r > kMaxConstraintRows) {
+    return fmt::format("constraint '{}': {} rows (1 to {} supported)", jac.name, r,
+                       kMaxConstraintRows);
+  }
   if (c.R.size() != r || c.v_hat.size() != r) {
     return fmt::format("constraint '{}': R and v_hat must have {} entries", jac.name, r);
   }

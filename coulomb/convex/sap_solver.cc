@@ -71,7 +71,8 @@ class LineOfDescent {
     s.slope = slope0_ + alpha * curvature_ - dv_c_.dot(e.gamma);
     s.curvature = curvature_;
     for (std::size_t i = 0; i < e.G.size(); ++i) {
-      const auto d = dv_c_.segment(model_.row_offset[i], e.G[i].rows());
+      const int r = static_cast<int>(e.G[i].rows());
+      const ConstraintVector d = dv_c_.segment(model_.row_offset[i], r);
       s.curvature += d.dot(e.G[i] * d);
     }
     return s;
@@ -120,6 +121,7 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
   SapFactorization local_factorization;
   SapFactorization& factor = factorization ? *factorization : local_factorization;
   const SapModel model = MakeSapModel(problem);
+  SapHessian hessian(problem, model);
   out.participating_velocities = model.size;
   const bool warm = v_guess.size() == problem.nv() && v_guess.allFinite();
   Iterate it = Evaluate(problem, model,
@@ -145,7 +147,7 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
       break;
     }
     const Stopwatch factor_clock;
-    const bool factored = factor.Factor(AssembleHessianLower(problem, model, it.constraints.G));
+    const bool factored = factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver);
     out.factor_seconds += factor_clock.Seconds();
     if (!factored) {
       out.status = SapStatus::kNotPositiveDefinite;

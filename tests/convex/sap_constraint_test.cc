@@ -102,8 +102,9 @@ TEST(RegularizedCone, GradientAndHessianMatchFiniteDifferencesInEveryRegion) {
   SapConstraint stiff = Cone();  // near-rigid normal, R_t > R_n (μ̂ > μ), as in clutter
   stiff.R = Eigen::Vector3d(2.5e-4, 1e-3, 1e-3);
   stiff.mu = 0.5;
-  for (const Eigen::Vector3d& y : {Eigen::Vector3d(1.0, 0.3, -0.2), Eigen::Vector3d(1.0, 3.0, 1.0),
-                                   Eigen::Vector3d(-0.5, 0.4, 0.1), Eigen::Vector3d(-1.0, 0.1, 0.0)}) {
+  for (const Eigen::Vector3d& y :
+       {Eigen::Vector3d(1.0, 0.3, -0.2), Eigen::Vector3d(1.0, 3.0, 1.0),
+        Eigen::Vector3d(-0.5, 0.4, 0.1), Eigen::Vector3d(-1.0, 0.1, 0.0)}) {
     SCOPED_TRACE(::testing::Message() << "stiff, y = " << y.transpose());
     ExpectDerivativesMatchFiniteDifferences(stiff, VelocityFor(stiff, y));
   }

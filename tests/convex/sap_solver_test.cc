@@ -1,6 +1,7 @@
 // SAP's Newton solver against independent certificates: closed-form minimizers, and the KKT
 // conditions of SAP's dual (a second-order-cone QP in the impulses) that do not use the
 // solver's projections.
+#include "coulomb/convex/sap_model.h"
 #include "coulomb/convex/sap_solver.h"
 
 #include <gtest/gtest.h>
@@ -112,6 +113,33 @@ void ExpectDualKkt(const SapProblem& p, const SapResult& r, double tolerance) {
   }
   const Eigen::VectorXd v = p.v_star + A.llt().solve(J.transpose() * r.gamma);
   EXPECT_LT((v - r.v).norm(), tolerance * (1 + v.norm()));
+}
+
+// The assembled Hessian (slot-mapped sparse lower triangle) equals A + Jᵀ G J formed densely,
+// with constraints whose second clique comes before and after the first.
+TEST(SapHessian, EqualsTheDenseFormula) {
+  const SapProblem p = RandomContactProblem(4, 7, 11);
+  const SapModel model = MakeSapModel(p);
+  std::vector<ConstraintMatrix> G;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t i = 0; i < p.constraints.size(); ++i) {
+    const Eigen::Matrix3d B = Eigen::Matrix3d::NullaryExpr([&] { return u(rng); });
+    G.emplace_back(B * B.transpose());
+  }
+  SapHessian hessian(p, model);
+  const Eigen::MatrixXd lower = Eigen::MatrixXd(hessian.Assemble(G));
+  const Eigen::MatrixXd J = Eigen::MatrixXd(model.J);
+  Eigen::MatrixXd JtGJ = Eigen::MatrixXd::Zero(model.size, model.size);
+  for (std::size_t i = 0; i < p.constraints.size(); ++i) {
+    const Eigen::MatrixXd Ji = J.middleRows(model.row_offset[i], 3);
+    JtGJ += Ji.transpose() * G[i] * Ji;
+  }
+  const Eigen::MatrixXd expected = Eigen::MatrixXd(model.A) + JtGJ;
+  EXPECT_LT((lower - Eigen::MatrixXd(expected.triangularView<Eigen::Lower>())).norm(),
+            1e-12 * expected.norm());
+  // Assembling again (as every Newton iteration does) starts from zero.
+  EXPECT_EQ(Eigen::MatrixXd(hessian.Assemble(G)), lower);
 }
 
 TEST(SapSolver, RandomContactProblemsSatisfyTheDualKktConditions) {
