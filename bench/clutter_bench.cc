@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
   int max_lcp = 100, max_cone = 500;
-  std::string json_path, cholesky_name = "auto";
+  std::string json_path;
+  std::string cholesky_name(convex::ToString(convex::SapSolverParams{}.linear_solver));
   double beta = sim::StepSettings{}.sap.regularization.beta;
   app.add_option("--bodies", sizes, "scene sizes")->delimiter(',');
   app.add_option("--formulations", formulations, "formulations to run")->delimiter(',');
