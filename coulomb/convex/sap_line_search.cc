@@ -4,27 +4,33 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace coulomb::convex {
+namespace {
+
+// Searches that end before they start: nothing left to gain along the line (|ℓ'(0)| below the
+// cost tolerance: α = 1), or an ascent direction. A Newton direction of a convex ℓ always
+// descends, so a positive (or NaN) slope means the Hessian or gradient lost accuracy.
+std::optional<LineSearchResult> SettledAtStart(const LineSample& at_zero,
+                                               const LineSearchSettings& settings) {
+  if (at_zero.slope < -settings.cost_tolerance) return std::nullopt;
+  LineSearchResult out;
+  out.ok = std::abs(at_zero.slope) <= settings.cost_tolerance;
+  out.alpha = out.ok ? 1.0 : 0.0;
+  if (!out.ok) {
+    out.message =
+        fmt::format("Newton direction is not a descent direction (dℓ/dα = {:.3g})", at_zero.slope);
+  }
+  return out;
+}
+
+}  // namespace
 
 LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_zero,
                                  const LineSearchSettings& settings) {
+  if (auto settled = SettledAtStart(at_zero, settings)) return *settled;
   LineSearchResult out;
-  if (!(at_zero.slope < 0)) {
-    // A Newton direction of a convex ℓ is a descent direction; a non-negative slope means the
-    // Hessian or gradient lost accuracy (round-off, huge inputs).
-    out.ok = -at_zero.slope <= settings.cost_tolerance;
-    out.alpha = out.ok ? 1.0 : 0.0;
-    if (!out.ok) {
-      out.message = fmt::format("Newton direction is not a descent direction (dℓ/dα = {:.3g})",
-                                at_zero.slope);
-    }
-    return out;
-  }
-  if (-at_zero.slope <= settings.cost_tolerance) {
-    out.alpha = 1.0;
-    return out;
-  }
   const double alpha_max = settings.alpha_max;
   const LineSample at_max = line(alpha_max);
   out.iterations = 1;
@@ -52,13 +58,8 @@ LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_
 
 LineSearchResult BacktrackingLineSearch(const LineFunction& line, const LineSample& at_zero,
                                         const LineSearchSettings& settings) {
+  if (auto settled = SettledAtStart(at_zero, settings)) return *settled;
   LineSearchResult out;
-  if (!(at_zero.slope < 0)) {
-    out.ok = -at_zero.slope <= settings.cost_tolerance;
-    out.alpha = out.ok ? 1.0 : 0.0;
-    if (!out.ok) out.message = "Newton direction is not a descent direction";
-    return out;
-  }
   const double rho = settings.backtracking_rho;
   double alpha = 1.0 / rho;
   double best_alpha = 0, best_cost = INFINITY;  // the best trial that satisfies Armijo
