@@ -170,6 +170,11 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.residual = solution.residual;
   report.factor_seconds = solution.factor_seconds;
   report.metrics = CalcContactMetrics(problem, solution.impulses, solution.v_next);
+  report.contact_velocities = problem.J * solution.v_next;
+  report.gaps = problem.phi;
+  for (int k = 0; k < problem.num_contacts(); ++k) {
+    report.gaps[k] += h * report.contact_velocities[3 * k];
+  }
   report.profile.solve = clock.Lap();
   // 4. Advance (the solver's best answer even when uncertified; the report says so).
   state.v = solution.v_next;

@@ -76,6 +76,10 @@ struct StepReport {
   double max_penetration = 0;     // m, max(0, −φ) over the contacts at the start of the step
   geometry::ContactSet contacts;  // the step's contacts and their impulses (n, t, o), N s
   Eigen::VectorXd impulses;
+  // Per contact after the step (n, t, o): the relative velocity u = J v⁺ (m/s), whose tangential
+  // part is the slip, and the predicted gap φ + h u_n (m). Forces are impulses / h.
+  Eigen::VectorXd contact_velocities;
+  Eigen::VectorXd gaps;
   ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)

@@ -30,6 +30,7 @@ ExampleRun RunExample(const std::string& name, sim::FormulationKind formulation,
   if (duration >= 0) run.scene.duration = duration;
   run.summary = sim::Simulate(run.scene, &run.recording);
   ::testing::Test::RecordProperty("mean_step_us", std::to_string(run.summary.mean_step_us));
+  ::testing::Test::RecordProperty("mean_iterations", std::to_string(run.summary.mean_iterations));
   return run;
 }
 
@@ -202,7 +203,6 @@ class ExamplesBin : public ::testing::TestWithParam<sim::FormulationKind> {};
 TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
   const ExampleRun run = RunExample("bin", GetParam(), 0.6);
   ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
-  ::testing::Test::RecordProperty("mean_iterations", std::to_string(run.summary.mean_iterations));
   // SAP always has a solution and Newton must find it; NSGS at 1e-3 may stop short on a few.
   if (GetParam() == sim::FormulationKind::kSap) {
     EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
@@ -229,8 +229,7 @@ TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
 // The 200-sphere bin under the cone formulation (NSGS at the scene's loose tolerance) and SAP
 // (whose every step must converge).
 INSTANTIATE_TEST_SUITE_P(Formulations, ExamplesBin,
-                         ::testing::Values(sim::FormulationKind::kCone,
-                                           sim::FormulationKind::kSap),
+                         ::testing::Values(sim::FormulationKind::kCone, sim::FormulationKind::kSap),
                          testing_support::FormulationTestName);
 
 INSTANTIATE_TEST_SUITE_P(Formulations, Examples,

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "coulomb/io/scene_file.h"
+#include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
 
 namespace coulomb {
@@ -216,6 +217,36 @@ actuators:
   const sim::Frame& last = run.recording.frames.back();
   EXPECT_NEAR(JointPosition(run, "wheel", last), 0.7, 1e-6);
   EXPECT_TRUE(last.v.allFinite());
+}
+
+// Per-contact results of a step: a box resting on the floor has four contacts, each carrying a
+// quarter of the weight's impulse, with zero predicted gap and no slip.
+TEST(SapResults, RestingBoxReportsImpulsesGapsAndSlip) {
+  Expected<sim::Scene> scene = io::ParseScene(R"(
+coulomb: 1
+time_step: 0.001
+formulation: sap
+bodies:
+  - {name: floor, joint: fixed, shapes: [{type: halfspace}]}
+  - {name: box, mass: 2.0, position: [0, 0, 0.1], shapes: [{type: box, size: [0.2, 0.2, 0.2]}]}
+)",
+                                              "resting.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  sim::Scene& s = scene.value();
+  multibody::Data data = multibody::MakeData(s.model);
+  sim::State state = s.initial;
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(s.model.nv);
+  sim::StepReport report;
+  for (int k = 0; k < 50; ++k) {
+    report = sim::Step(s.model, data, s.world, state, tau, s.time_step, s.settings);
+    ASSERT_EQ(report.status, LcpStatus::kSolved) << report.message;
+  }
+  ASSERT_EQ(report.num_contacts(), 4);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_NEAR(report.impulses[3 * k], 2.0 * 9.81 * 0.001 / 4, 1e-6) << k;
+    EXPECT_NEAR(report.gaps[k], 0.0, 1e-6) << k;
+    EXPECT_LT(report.contact_velocities.segment<2>(3 * k + 1).norm(), 1e-9) << k;
+  }
 }
 
 TEST(SapDeterminism, SameSceneGivesBitIdenticalStates) {
