@@ -42,6 +42,8 @@ class TokenReader {
   double NextDouble(const std::string& field);
   // An integer in [lo, hi].
   std::int64_t NextInt(const std::string& field, std::int64_t lo, std::int64_t hi);
+  // The next whitespace-separated word (a section name, a keyword); fails at the end.
+  std::string NextWord(const std::string& field) { return std::string(NextToken(field)); }
   // True when only whitespace is left.
   bool AtEnd();
   int line() const { return line_; }

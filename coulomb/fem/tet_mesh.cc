@@ -1,0 +1,119 @@
+#include "coulomb/fem/tet_mesh.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+namespace coulomb::fem {
+
+double SignedVolume(const TetMesh& mesh, int e) {
+  const Eigen::Vector3d x0 = mesh.vertices.col(mesh.tets(0, e));
+  return (mesh.vertices.col(mesh.tets(1, e)) - x0)
+             .dot((mesh.vertices.col(mesh.tets(2, e)) - x0)
+                      .cross(mesh.vertices.col(mesh.tets(3, e)) - x0)) /
+         6.0;
+}
+
+double TotalVolume(const TetMesh& mesh) {
+  double volume = 0;
+  for (int e = 0; e < mesh.num_tets(); ++e) volume += SignedVolume(mesh, e);
+  return volume;
+}
+
+std::string ValidateTetMesh(const TetMesh& mesh, double min_volume_ratio) {
+  if (mesh.num_tets() == 0) return "the mesh has no tetrahedra";
+  if (!mesh.vertices.allFinite()) return "a vertex coordinate is not finite";
+  const int n = mesh.num_vertices();
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    for (int k = 0; k < 4; ++k) {
+      if (mesh.tets(k, e) < 0 || mesh.tets(k, e) >= n) {
+        return fmt::format("element {} refers to vertex {}, outside 0..{}", e, mesh.tets(k, e),
+                           n - 1);
+      }
+    }
+  }
+  double mean = 0;
+  for (int e = 0; e < mesh.num_tets(); ++e) mean += std::abs(SignedVolume(mesh, e));
+  mean /= mesh.num_tets();
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    const double v = SignedVolume(mesh, e);
+    if (v < 0) return fmt::format("element {} is inverted (volume {:.3g} m³)", e, v);
+    if (v <= min_volume_ratio * mean) {
+      return fmt::format("element {} is degenerate (volume {:.3g} m³, mean {:.3g} m³)", e, v, mean);
+    }
+  }
+  return "";
+}
+
+int OrientPositively(TetMesh& mesh) {
+  int flipped = 0;
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    if (SignedVolume(mesh, e) < 0) {
+      std::swap(mesh.tets(2, e), mesh.tets(3, e));
+      ++flipped;
+    }
+  }
+  return flipped;
+}
+
+std::vector<Eigen::Vector3i> BoundaryFaces(const TetMesh& mesh) {
+  // Faces of a positively oriented tet (a, b, c, d), each counter-clockwise from outside.
+  constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  std::map<std::array<int, 3>, std::pair<int, Eigen::Vector3i>> seen;  // sorted key → count, face
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    for (const auto& f : kFaces) {
+      const Eigen::Vector3i face(mesh.tets(f[0], e), mesh.tets(f[1], e), mesh.tets(f[2], e));
+      std::array<int, 3> key = {face[0], face[1], face[2]};
+      std::sort(key.begin(), key.end());
+      auto [it, inserted] = seen.try_emplace(key, 0, face);
+      ++it->second.first;
+    }
+  }
+  std::vector<Eigen::Vector3i> boundary;
+  for (const auto& [key, entry] : seen) {
+    if (entry.first == 1) boundary.push_back(entry.second);
+  }
+  return boundary;
+}
+
+TetMesh MakeBoxMesh(const Eigen::Vector3d& half, const Eigen::Vector3i& cells) {
+  TetMesh mesh;
+  const Eigen::Vector3i points = cells.array() + 1;
+  mesh.vertices.resize(3, points.prod());
+  const auto index = [&](int i, int j, int k) { return i + points.x() * (j + points.y() * k); };
+  for (int k = 0; k < points.z(); ++k) {
+    for (int j = 0; j < points.y(); ++j) {
+      for (int i = 0; i < points.x(); ++i) {
+        const Eigen::Vector3d t(static_cast<double>(i) / cells.x(),
+                                static_cast<double>(j) / cells.y(),
+                                static_cast<double>(k) / cells.z());
+        mesh.vertices.col(index(i, j, k)) = -half + 2 * t.cwiseProduct(half);
+      }
+    }
+  }
+  // The six tetrahedra around the diagonal from corner 0 to corner 7 of each cell (Kuhn
+  // triangulation): identical in every cell, so faces match across cells.
+  constexpr int kKuhn[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7},
+                               {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
+  mesh.tets.resize(4, 6 * cells.prod());
+  int e = 0;
+  for (int k = 0; k < cells.z(); ++k) {
+    for (int j = 0; j < cells.y(); ++j) {
+      for (int i = 0; i < cells.x(); ++i) {
+        int corner[8];
+        for (int c = 0; c < 8; ++c)
+          corner[c] = index(i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2));
+        for (const auto& t : kKuhn) {
+          mesh.tets.col(e++) << corner[t[0]], corner[t[1]], corner[t[2]], corner[t[3]];
+        }
+      }
+    }
+  }
+  OrientPositively(mesh);
+  return mesh;
+}
+
+}  // namespace coulomb::fem

@@ -1,0 +1,41 @@
+#pragma once
+// Linear tetrahedral meshes for FEM bodies (paper 2; spec sap-and-deformables.md §2): vertex
+// positions and 4-vertex elements, checked for what breaks a simulation (inverted or degenerate
+// elements, indices out of range, non-finite coordinates), with the boundary surface.
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+namespace coulomb::fem {
+
+struct TetMesh {
+  Eigen::Matrix3Xd vertices;  // m, one column per vertex
+  Eigen::Matrix4Xi tets;      // vertex indices, one column per element, positive orientation
+  int num_vertices() const { return static_cast<int>(vertices.cols()); }
+  int num_tets() const { return static_cast<int>(tets.cols()); }
+};
+
+// Signed volume of element e: (x1 − x0) · ((x2 − x0) × (x3 − x0)) / 6, positive when the
+// element is positively oriented.
+double SignedVolume(const TetMesh& mesh, int e);
+double TotalVolume(const TetMesh& mesh);
+
+// "" when every index is in range, every coordinate finite, and every element has a volume
+// above `min_volume_ratio` times the mean |volume|; otherwise a sentence naming the first bad
+// element (0-based) and why ("element 17 is inverted (volume -2.1e-07 m³)").
+std::string ValidateTetMesh(const TetMesh& mesh, double min_volume_ratio = 1e-10);
+
+// Swaps two vertices of every negatively oriented element (mesh files disagree on orientation);
+// returns how many were flipped.
+int OrientPositively(TetMesh& mesh);
+
+// The boundary: faces that belong to exactly one element, oriented outward (counter-clockwise
+// seen from outside), as vertex index triples.
+std::vector<Eigen::Vector3i> BoundaryFaces(const TetMesh& mesh);
+
+// A structured mesh of the box [−half, half] (m) with n cells per axis, each cell split into
+// 6 tetrahedra along its main diagonal (conforming across cells).
+TetMesh MakeBoxMesh(const Eigen::Vector3d& half_extents, const Eigen::Vector3i& cells);
+
+}  // namespace coulomb::fem
