@@ -1,0 +1,56 @@
+#pragma once
+// One volumetric deformable body (paper 2; spec sap-and-deformables.md §0 and §2.2): a tet mesh
+// with the corotated linear material, lumped mass, Rayleigh damping D = α M + β K, gravity, and
+// Dirichlet (fixed) vertices, integrated by the velocity Newmark scheme of the spec
+// (γ = 1, β_N = ½: x = x0 + δt (v0 + v)/2). The momentum residual is linear in v within a step
+// (R0 frozen), so the free motion v* is one linear solve with
+//   A = M + δt D + (δt²/2) K.
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+#include <string>
+#include <vector>
+
+#include "coulomb/fem/corotated_linear.h"
+#include "coulomb/fem/tet_mesh.h"
+
+namespace coulomb::fem {
+
+struct FemBody {
+  std::string name;
+  TetMesh rest;
+  std::vector<LinearTet> tets;  // MakeLinearTets(rest)
+  LinearElasticity material;
+  double density = 1000;         // kg/m³
+  double mass_damping = 0;       // α, 1/s
+  double stiffness_damping = 0;  // β, s
+  std::vector<int> fixed_vertices;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
+};
+// "" or the first problem (mesh, material, density, damping, fixed vertex), named.
+std::string ValidateFemBody(const FemBody& body);
+FemBody MakeFemBody(std::string name, TetMesh rest, const LinearElasticity& material,
+                    double density);
+
+struct FemState {
+  Eigen::Matrix3Xd x, v;            // m, m/s
+  std::vector<Eigen::Matrix3d> R0;  // per element: polar rotation of the last step's F
+  Eigen::VectorXd Velocities() const {
+    return Eigen::Map<const Eigen::VectorXd>(v.data(), v.size());
+  }
+};
+FemState MakeRestState(const FemBody& body);
+
+// The linearized momentum balance of one step: A (v − v*) = Jᵀ γ over the 3n velocities, with
+// fixed vertices' rows and columns replaced by the identity (their v* is 0).
+struct FemFreeMotion {
+  Eigen::SparseMatrix<double> A;
+  Eigen::VectorXd v_star;
+  bool ok = true;
+};
+FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt);
+
+// Ends the step with velocities v (3n): x ← x + δt (v0 + v)/2, v ← v, R0 ← polar(F(x)).
+void AdvanceFem(const FemBody& body, FemState& state, const Eigen::VectorXd& v, double dt);
+
+}  // namespace coulomb::fem
