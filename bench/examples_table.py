@@ -4,6 +4,7 @@ failed steps, maximum penetration and the example's accuracy figure, computed he
 run's own trajectory against the analytic answer. Standard library only.
 
 Usage: /usr/bin/python3 bench/examples_table.py [build/bin/coulomb] [--quick]
+                                                [--formulations=velocity-lcp,cone,trinkle,sap]
 """
 import csv
 import json
@@ -16,6 +17,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = next((a for a in sys.argv[1:] if not a.startswith("--")), os.path.join(ROOT, "build/bin/coulomb"))
 QUICK = "--quick" in sys.argv
+FORMULATIONS = next((a.split("=", 1)[1].split(",") for a in sys.argv[1:]
+                     if a.startswith("--formulations=")), ["velocity-lcp", "cone", "trinkle", "sap"])
 
 
 def column(rows, name):
@@ -86,7 +89,7 @@ print("| example | formulation | µs/step | failed steps | max penetration (m) |
 print("|---|---|---|---|---|---|")
 with tempfile.TemporaryDirectory() as tmp:
     for name, figure in EXAMPLES:
-        for formulation in ("velocity-lcp", "cone", "trinkle"):
+        for formulation in FORMULATIONS:
             if (name, formulation) in SKIP:
                 print(f"| {name} | {formulation} | – | – | – | {SKIP[(name, formulation)]} |")
                 continue
