@@ -59,6 +59,27 @@ TEST(RunCli, JsonSummaryAndOverrides) {
   EXPECT_EQ(summary["steps"], 100);
 }
 
+TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
+  Result r = RunCli("run " + kIncline +
+                    " --formulation sap --solver backtracking --duration 0.2 --json --quiet");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["formulation"], "sap");
+  EXPECT_EQ(summary["solver"], "newton/backtracking");
+  EXPECT_EQ(summary["failed_steps"], 0);
+  r = RunCli("run " + kIncline + " --formulation sap --solver lemke --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("exact, backtracking"), std::string::npos) << r.out;
+  // A scene with joint limits warns when the formulation does not enforce them.
+  const std::string iiwa = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/iiwa_hold.yaml";
+  if (std::filesystem::exists(std::string(COULOMB_SHARED_DATA))) {
+    r = RunCli("run " + iiwa + " --duration 0.002 --quiet");
+    EXPECT_NE(r.out.find("ignores 7 joint limit(s)"), std::string::npos) << r.out;
+    r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation sap");
+    EXPECT_EQ(r.out.find("ignores"), std::string::npos) << r.out;
+  }
+}
+
 TEST(RunCli, BadInputExitsTwoNamingTheCause) {
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_bad";
   std::filesystem::create_directories(dir);
