@@ -59,7 +59,7 @@ Eigen::Matrix3d DeformationGradient(const LinearTet& tet, const Eigen::Matrix3Xd
 Eigen::Matrix3d PolarRotation(const Eigen::Matrix3d& F) {
   const Eigen::JacobiSVD<Eigen::Matrix3d> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Eigen::Matrix3d U = svd.matrixU();
-  const Eigen::Matrix3d V = svd.matrixV();
+  const Eigen::Matrix3d& V = svd.matrixV();
   // A reflection (det U Vᵀ = −1, an inverted element) is turned into the nearest rotation by
   // flipping the direction of the smallest singular value.
   if ((U * V.transpose()).determinant() < 0) U.col(2) *= -1;

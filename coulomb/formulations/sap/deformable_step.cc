@@ -57,6 +57,7 @@ DeformableStepReport StepDeformableOnHalfSpace(const fem::FemBody& body, fem::Fe
   }
   // Participating DoFs: the contact vertices', in increasing order.
   std::vector<int> vertices;
+  vertices.reserve(contacts.size());
   for (const VertexContact& c : contacts) vertices.push_back(c.vertex);
   std::sort(vertices.begin(), vertices.end());
   std::vector<int> dofs;
