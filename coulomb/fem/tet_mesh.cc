@@ -116,4 +116,35 @@ TetMesh MakeBoxMesh(const Eigen::Vector3d& half, const Eigen::Vector3i& cells) {
   return mesh;
 }
 
+namespace {
+
+// p (with ‖p‖∞ = r in the chosen axes) moved to Euclidean length r along its own direction.
+Eigen::Vector3d RoundAxes(const Eigen::Vector3d& p, int axes) {
+  const Eigen::VectorXd head = p.head(axes);
+  const double infinity_norm = head.cwiseAbs().maxCoeff();
+  const double euclidean = head.norm();
+  Eigen::Vector3d q = p;
+  if (euclidean > 0) q.head(axes) = head * (infinity_norm / euclidean);
+  return q;
+}
+
+}  // namespace
+
+TetMesh MakeBallMesh(double radius, int n) {
+  TetMesh mesh = MakeBoxMesh(Eigen::Vector3d::Constant(radius), Eigen::Vector3i::Constant(2 * n));
+  for (int a = 0; a < mesh.num_vertices(); ++a) {
+    mesh.vertices.col(a) = RoundAxes(mesh.vertices.col(a), 3);
+  }
+  return mesh;
+}
+
+TetMesh MakeCylinderMesh(double radius, double length, int n_radial, int n_axial) {
+  TetMesh mesh = MakeBoxMesh(Eigen::Vector3d(radius, radius, 0.5 * length),
+                             Eigen::Vector3i(2 * n_radial, 2 * n_radial, n_axial));
+  for (int a = 0; a < mesh.num_vertices(); ++a) {
+    mesh.vertices.col(a) = RoundAxes(mesh.vertices.col(a), 2);
+  }
+  return mesh;
+}
+
 }  // namespace coulomb::fem

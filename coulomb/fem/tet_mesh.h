@@ -38,4 +38,11 @@ std::vector<Eigen::Vector3i> BoundaryFaces(const TetMesh& mesh);
 // 6 tetrahedra along its main diagonal (conforming across cells).
 TetMesh MakeBoxMesh(const Eigen::Vector3d& half_extents, const Eigen::Vector3i& cells);
 
+// A ball of `radius` (m) and a cylinder of `radius` and `length` along z, centred at the
+// origin: the box mesh of 2n cells per side mapped radially (each point of the cube's shell of
+// ∞-norm r goes to the sphere, or circle, of radius r). The map is continuous and one-to-one, so
+// elements keep their orientation; those near the cube's corners are the most distorted.
+TetMesh MakeBallMesh(double radius, int n);
+TetMesh MakeCylinderMesh(double radius, double length, int n_radial, int n_axial);
+
 }  // namespace coulomb::fem

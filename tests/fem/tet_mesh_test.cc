@@ -34,6 +34,31 @@ TEST(TetMesh, BoxMeshHasExactVolumeAndAClosedBoundary) {
   EXPECT_NEAR(volume, 0.1, 1e-14);
 }
 
+// The radially mapped ball and cylinder are valid meshes whose volumes converge to 4/3 π R³ and
+// π R² L from below (inscribed facets), and whose boundary vertices lie on the surface.
+TEST(TetMesh, BallAndCylinderConvergeToTheirVolumes) {
+  const double R = 0.1, L = 0.3;
+  double previous_ball = 0, previous_cylinder = 0;
+  for (const int n : {2, 4, 8}) {
+    const fem::TetMesh ball = fem::MakeBallMesh(R, n);
+    const fem::TetMesh cylinder = fem::MakeCylinderMesh(R, L, n, 3);
+    EXPECT_EQ(fem::ValidateTetMesh(ball), "") << n;
+    EXPECT_EQ(fem::ValidateTetMesh(cylinder), "") << n;
+    const double vb = fem::TotalVolume(ball), vc = fem::TotalVolume(cylinder);
+    EXPECT_LT(vb, 4.0 / 3 * std::numbers::pi * R * R * R);
+    EXPECT_GT(vb, previous_ball);
+    EXPECT_LT(vc, std::numbers::pi * R * R * L);
+    EXPECT_GT(vc, previous_cylinder);
+    previous_ball = vb;
+    previous_cylinder = vc;
+    for (const Eigen::Vector3i& f : fem::BoundaryFaces(ball)) {
+      EXPECT_NEAR(ball.vertices.col(f[0]).norm(), R, 1e-12);
+    }
+  }
+  EXPECT_NEAR(previous_ball, 4.0 / 3 * std::numbers::pi * R * R * R, 0.02 * previous_ball);
+  EXPECT_NEAR(previous_cylinder, std::numbers::pi * R * R * L, 0.01 * previous_cylinder);
+}
+
 TEST(TetMesh, InvertedAndDegenerateElementsAreNamed) {
   fem::TetMesh mesh = fem::MakeBoxMesh(Eigen::Vector3d::Ones(), {1, 1, 1});
   std::swap(mesh.tets(0, 4), mesh.tets(1, 4));
