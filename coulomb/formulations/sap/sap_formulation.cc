@@ -136,7 +136,9 @@ void AddJointConstraints(const contact::ContactProblem& problem, const SapParams
   for (const contact::BilateralConstraint& b : problem.bilateral) {
     std::string error;
     SapJacobian jac = SplitJacobian(sap, b.name, b.J, error);
-    if (!error.empty()) continue;  // ValidateScene reports these before a run starts
+    // A constraint spans at most two bodies, so at most two trees; the only error left is one
+    // between bodies without velocities, which has nothing to enforce.
+    if (!error.empty()) continue;
     convex::HolonomicParameters holonomic;
     holonomic.g0 = b.g0;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
