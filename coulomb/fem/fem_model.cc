@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 #include <cmath>
 
 namespace coulomb::fem {
@@ -17,6 +18,9 @@ std::string ValidateFemBody(const FemBody& body) {
   }
   if (!(body.density > 0) || !std::isfinite(body.density)) {
     return fmt::format("{}: density {} kg/m³ must be positive", who, body.density);
+  }
+  if (!(body.friction >= 0) || !std::isfinite(body.friction)) {
+    return fmt::format("{}: friction {} must be finite and >= 0", who, body.friction);
   }
   if (!(body.mass_damping >= 0) || !(body.stiffness_damping >= 0)) {
     return who + ": Rayleigh damping coefficients must be >= 0";
@@ -34,6 +38,14 @@ FemBody MakeFemBody(std::string name, TetMesh rest, const LinearElasticity& mate
   FemBody body;
   body.name = std::move(name);
   body.tets = MakeLinearTets(rest);
+  body.surface = BoundaryFaces(rest);
+  for (const Eigen::Vector3i& f : body.surface) {
+    body.surface_vertices.insert(body.surface_vertices.end(), f.data(), f.data() + 3);
+  }
+  std::sort(body.surface_vertices.begin(), body.surface_vertices.end());
+  body.surface_vertices.erase(
+      std::unique(body.surface_vertices.begin(), body.surface_vertices.end()),
+      body.surface_vertices.end());
   body.rest = std::move(rest);
   body.material = material;
   body.density = density;
@@ -48,7 +60,7 @@ FemState MakeRestState(const FemBody& body) {
   return s;
 }
 
-FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt) {
+FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt) {
   // m(v) = M (v − v0) − δt [f_e(x) + f_g − D v] with f_e(x) = f_e(x0) − K (x − x0) and
   // x − x0 = δt (v0 + v)/2: A v* = M v0 + δt (f_e(x0) + f_g) − (δt²/2) K v0.
   const int n = body.rest.num_vertices();
@@ -60,13 +72,14 @@ FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, doub
   M.setIdentity();
   M = m3.asDiagonal() * M;
   const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * K;
-  FemFreeMotion out;
+  FemStepSystem out;
   out.A = M + dt * D + 0.5 * dt * dt * K;
   const Eigen::VectorXd v0 = state.Velocities();
   const Eigen::Matrix3Xd fe = ElasticForces(body.tets, state.x, state.R0, body.material);
   Eigen::VectorXd force = Eigen::Map<const Eigen::VectorXd>(fe.data(), fe.size());
   for (int a = 0; a < n; ++a) force.segment<3>(3 * a) += lumped[a] * body.gravity;
-  Eigen::VectorXd rhs = M * v0 + dt * force - 0.5 * dt * dt * (K * v0);
+  Eigen::VectorXd& rhs = out.rhs;
+  rhs = M * v0 + dt * force - 0.5 * dt * dt * (K * v0);
   // Dirichlet vertices: identity rows and columns, zero velocity.
   std::vector<bool> fixed(3 * n, false);
   for (int a : body.fixed_vertices) {
@@ -80,9 +93,25 @@ FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, doub
   for (int i = 0; i < 3 * n; ++i) {
     if (fixed[i]) rhs[i] = 0;
   }
-  const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(out.A);
+  return out;
+}
+
+double CalcEnergy(const FemBody& body, const FemState& state) {
+  const Eigen::VectorXd m = LumpedMass(body.tets, body.rest.num_vertices(), body.density);
+  double energy = ElasticEnergy(body.tets, state.x, state.R0, body.material);
+  for (int a = 0; a < body.rest.num_vertices(); ++a) {
+    energy += m[a] * (0.5 * state.v.col(a).squaredNorm() - body.gravity.dot(state.x.col(a)));
+  }
+  return energy;
+}
+
+FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt) {
+  FemFreeMotion out;
+  FemStepSystem system = AssembleFemStep(body, state, dt);
+  const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(system.A);
   out.ok = llt.info() == Eigen::Success;
-  out.v_star = out.ok ? Eigen::VectorXd(llt.solve(rhs)) : v0;
+  out.v_star = out.ok ? Eigen::VectorXd(llt.solve(system.rhs)) : state.Velocities();
+  out.A = std::move(system.A);
   return out;
 }
 

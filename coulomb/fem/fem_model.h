@@ -26,9 +26,14 @@ struct FemBody {
   double stiffness_damping = 0;  // β, s
   std::vector<int> fixed_vertices;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
+  double friction = 0.5;  // Coulomb coefficient of the surface, combined like rigid materials
+  // The outward boundary (BoundaryFaces(rest)) and its vertices, sorted: the contact surface.
+  std::vector<Eigen::Vector3i> surface;
+  std::vector<int> surface_vertices;
 };
 // "" or the first problem (mesh, material, density, damping, fixed vertex), named.
 std::string ValidateFemBody(const FemBody& body);
+// A body with its elements and surface computed from `rest`.
 FemBody MakeFemBody(std::string name, TetMesh rest, const LinearElasticity& material,
                     double density);
 
@@ -41,14 +46,26 @@ struct FemState {
 };
 FemState MakeRestState(const FemBody& body);
 
-// The linearized momentum balance of one step: A (v − v*) = Jᵀ γ over the 3n velocities, with
-// fixed vertices' rows and columns replaced by the identity (their v* is 0).
+// The linearized momentum balance of one step, A v = rhs + Jᵀ γ over the 3n velocities, with
+// fixed vertices' rows and columns replaced by the identity (their velocity is 0). Its solution
+// without contact is the free motion v*.
+struct FemStepSystem {
+  Eigen::SparseMatrix<double> A;
+  Eigen::VectorXd rhs;
+};
+FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt);
+
+// A and v* from one sparse Cholesky of A (bodies without contact; with contact, the Schur
+// complement's factorization gives v* instead, so A is factored once per step).
 struct FemFreeMotion {
   Eigen::SparseMatrix<double> A;
   Eigen::VectorXd v_star;
   bool ok = true;
 };
 FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt);
+
+// Kinetic (lumped mass) + gravitational + elastic energy, J.
+double CalcEnergy(const FemBody& body, const FemState& state);
 
 // Ends the step with velocities v (3n): x ← x + δt (v0 + v)/2, v ← v, R0 ← polar(F(x)).
 void AdvanceFem(const FemBody& body, FemState& state, const Eigen::VectorXd& v, double dt);

@@ -73,10 +73,65 @@ json FramePoses(const sim::Scene& scene, const sim::Recording& recording,
   return poses;
 }
 
+std::string Base64(const std::vector<float>& values) {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string bytes(values.size() * sizeof(float), '\0');
+  std::memcpy(bytes.data(), values.data(), bytes.size());  // little-endian, as browsers read it
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const auto byte = [&](std::size_t k) {
+      return k < bytes.size() ? static_cast<unsigned char>(bytes[k]) : 0u;
+    };
+    const unsigned n = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
+
+// Deformable bodies: the surface triangles once (indices into the surface vertices) and the
+// surface vertices' positions of every frame as one base64 float32 array per body.
+json DeformableSurfaces(const sim::Scene& scene, const sim::Recording& recording,
+                        Eigen::AlignedBox3d& box) {
+  json out = json::array();
+  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
+    const fem::FemBody& body = scene.deformables.bodies[d];
+    std::vector<int> local(static_cast<std::size_t>(body.rest.num_vertices()), -1);
+    for (std::size_t k = 0; k < body.surface_vertices.size(); ++k) {
+      local[body.surface_vertices[k]] = static_cast<int>(k);
+    }
+    json faces = json::array();
+    for (const Eigen::Vector3i& f : body.surface) {
+      for (int k = 0; k < 3; ++k) faces.push_back(local[f[k]]);
+    }
+    std::vector<float> positions;
+    positions.reserve(recording.frames.size() * body.surface_vertices.size() * 3);
+    for (const sim::Frame& frame : recording.frames) {
+      for (const int a : body.surface_vertices) {
+        const Eigen::Vector3f x = frame.deformables[d].col(a);
+        positions.insert(positions.end(), x.data(), x.data() + 3);
+        box.extend(x.cast<double>());
+      }
+    }
+    out.push_back({{"name", body.name},
+                   {"color", d < scene.deformable_colors.size() ? scene.deformable_colors[d]
+                                                                : "#e07a9a"},
+                   {"vertices", body.surface_vertices.size()},
+                   {"faces", std::move(faces)},
+                   {"positions", Base64(positions)}});
+  }
+  return out;
+}
+
 json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   Eigen::AlignedBox3d box;
   json frames;
   frames["poses"] = FramePoses(scene, recording, box);
+  json deformables = DeformableSurfaces(scene, recording, box);
   for (const geometry::CollisionGeometry& g : scene.world.geometries) {
     if (g.body < 0 && !std::holds_alternative<geometry::HalfSpace>(g.shape)) box.extend(g.X_BG.p);
   }
@@ -100,7 +155,10 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   frames["contacts"] = std::move(contacts);
   json data;
   data["title"] =
-      fmt::format("{}  ({} bodies, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
+      fmt::format("{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
+                  scene.deformables.empty()
+                      ? ""
+                      : fmt::format(", {} deformable", scene.deformables.bodies.size()),
                   recording.frames.size(), sim::ToString(scene.settings.formulation), scene.source);
   data["bodies"] = json::array();
   for (const multibody::Body& b : scene.model.bodies) data["bodies"].push_back({{"name", b.name}});
@@ -114,6 +172,7 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
     entry["color"] = k < scene.geometry_colors.size() ? scene.geometry_colors[k] : "#c0c0c0";
     data["geometries"].push_back(std::move(entry));
   }
+  data["deformables"] = std::move(deformables);
   data["frames"] = std::move(frames);
   data["view"] = {{"target", Array(box.center())}, {"radius", 2.2 * extent + 1.0}};
   data["contact_radius"] = 0.008 * extent;

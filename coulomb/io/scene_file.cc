@@ -10,6 +10,7 @@
 
 #include "coulomb/geometry/mass_properties.h"
 #include "coulomb/io/scene_constraints.h"
+#include "coulomb/io/scene_deformables.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
 #include "coulomb/multibody/urdf_import.h"
@@ -515,7 +516,7 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
 void SceneReader::Read(const Field& root) {
   root.CheckKeys({"coulomb", "name", "gravity", "time_step", "duration", "formulation", "solver",
                   "contact_margin", "record_every", "materials", "bodies", "urdf", "actuators",
-                  "constraints"});
+                  "constraints", "deformables"});
   if (!root.Has("coulomb")) {
     root.Fail(fmt::format("missing 'coulomb: {}' (the schema version)", kSceneSchemaVersion));
   }
@@ -541,6 +542,11 @@ void SceneReader::Read(const Field& root) {
   scene.world.ExcludeAdjacentBodies(scene.model);
   ApplyInitialState(scene, initial_values);
   if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
+  if (root.Has("deformables")) {
+    ReadSceneDeformables(root["deformables"], base_dir, scene);
+    // Only SAP couples deformable bodies: it is the default for scenes that have them.
+    if (!root.Has("formulation")) scene.settings.formulation = sim::FormulationKind::kSap;
+  }
   if (std::string defect = sim::ValidateScene(scene); !defect.empty()) root.Fail(defect);
 }
 

@@ -31,6 +31,30 @@ std::string ValidateScene(const Scene& scene) {
   if (!scene.initial.q.allFinite() || !scene.initial.v.allFinite()) {
     return "the initial state has a NaN or infinite entry";
   }
+  if (std::string defect =
+          fem::ValidateDeformableModel(scene.deformables, static_cast<int>(scene.model.bodies.size()));
+      !defect.empty()) {
+    return defect;
+  }
+  if (!scene.deformables.empty() && scene.settings.formulation != FormulationKind::kSap) {
+    return fmt::format(
+        "deformable bodies need the sap formulation (the scene uses {}): set solver: "
+        "{{formulation: sap}} or run with --formulation sap",
+        ToString(scene.settings.formulation));
+  }
+  if (scene.initial.deformables.size() != scene.deformables.bodies.size()) {
+    return fmt::format("initial state has {} deformable bodies, the scene {}",
+                       scene.initial.deformables.size(), scene.deformables.bodies.size());
+  }
+  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
+    const fem::FemState& s = scene.initial.deformables[d];
+    if (s.x.cols() != scene.deformables.bodies[d].rest.num_vertices() || !s.x.allFinite() ||
+        s.v.cols() != s.x.cols() || !s.v.allFinite()) {
+      return fmt::format("initial state of deformable body '{}' does not match its mesh or is "
+                         "not finite",
+                         scene.deformables.bodies[d].name);
+    }
+  }
   if (scene.record_every < 1)
     return fmt::format("record_every = {} must be >= 1", scene.record_every);
   return "";

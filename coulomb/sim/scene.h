@@ -18,6 +18,8 @@ struct Scene {
   multibody::Model model;
   geometry::CollisionWorld world;
   std::vector<std::string> geometry_colors;  // per world geometry, "#rrggbb" (viewer only)
+  fem::DeformableModel deformables;          // FEM bodies (SAP only); initial.deformables
+  std::vector<std::string> deformable_colors;  // per deformable body (viewer only)
   State initial;
   double time_step = 1e-3;  // s
   double duration = 1.0;    // s

@@ -14,8 +14,12 @@ namespace {
 
 double Energy(const Scene& scene, multibody::Data& data, const State& state) {
   multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
-  return multibody::CalcKineticEnergy(scene.model, data) +
-         multibody::CalcPotentialEnergy(scene.model, data);
+  double energy =
+      multibody::CalcKineticEnergy(scene.model, data) + multibody::CalcPotentialEnergy(scene.model, data);
+  for (std::size_t d = 0; d < state.deformables.size(); ++d) {
+    energy += fem::CalcEnergy(scene.deformables.bodies[d], state.deformables[d]);
+  }
+  return energy;
 }
 
 std::string SolverName(const StepSettings& s) {
@@ -33,7 +37,8 @@ std::string SolverName(const StepSettings& s) {
 }
 
 Frame MakeFrame(const State& state, const StepReport* report) {
-  Frame frame{state.time, state.q, state.v, {}};
+  Frame frame{state.time, state.q, state.v, {}, {}};
+  for (const fem::FemState& d : state.deformables) frame.deformables.push_back(d.x.cast<float>());
   if (report == nullptr) return frame;
   for (std::size_t k = 0; k < report->contacts.contacts.size(); ++k) {
     const geometry::Contact& c = report->contacts.contacts[k];
@@ -42,18 +47,42 @@ Frame MakeFrame(const State& state, const StepReport* report) {
     frame.contacts.push_back({c.body_a, c.body_b, c.point, c.normal, c.phi, impulse,
                               impulse[0] * c.normal + impulse[1] * t + impulse[2] * o});
   }
+  for (std::size_t k = 0; k < report->deformable_contacts.size(); ++k) {
+    const fem::DeformableContact& c = report->deformable_contacts[k];
+    const Eigen::Vector3d impulse =
+        report->deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
+    frame.contacts.push_back({-2, c.rigid_body, c.point, c.normal, c.phi, impulse,
+                              impulse[0] * c.normal + impulse[1] * t + impulse[2] * o});
+  }
   return frame;
 }
 
 }  // namespace
 
+namespace {
+
+// FNV-1a over the raw bytes of n doubles.
+std::uint64_t HashBytes(std::uint64_t hash, const double* data, Eigen::Index n) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n) * sizeof(double); ++i) {
+    hash = (hash ^ bytes[i]) * 1099511628211ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
 std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a over the raw bytes
-  for (const Eigen::VectorXd* x : {&q, &v}) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(x->data());
-    for (std::size_t i = 0; i < static_cast<std::size_t>(x->size()) * sizeof(double); ++i) {
-      hash = (hash ^ bytes[i]) * 1099511628211ull;
-    }
+  const std::uint64_t hash = HashBytes(1469598103934665603ull, q.data(), q.size());
+  return HashBytes(hash, v.data(), v.size());
+}
+
+std::uint64_t HashState(const State& state) {
+  std::uint64_t hash = HashState(state.q, state.v);
+  for (const fem::FemState& d : state.deformables) {
+    hash = HashBytes(hash, d.x.data(), d.x.size());
+    hash = HashBytes(hash, d.v.data(), d.v.size());
   }
   return hash;
 }
@@ -84,7 +113,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
                              ? MakeFrame(state, nullptr)
                              : Frame{};
     const StepReport report =
-        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives);
+        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives,
+             &scene.deformables);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = scene.initial.time + (step + 1) * scene.time_step;
@@ -95,6 +125,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     }
     summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
     summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
+    summary.max_participating_dofs =
+        std::max(summary.max_participating_dofs, report.participating_dofs);
     summary.unsupported_pairs = std::max(summary.unsupported_pairs, report.unsupported_pairs);
     summary.max_step_us = std::max(summary.max_step_us, 1e6 * report.profile.Total());
     ContactMetrics& w = summary.worst;
@@ -124,7 +156,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   if (recording != nullptr) recording->frames.push_back(MakeFrame(state, nullptr));
   summary.sim_time = state.time;
   summary.final_energy = Energy(scene, data, state);
-  summary.state_hash = HashState(state.q, state.v);
+  summary.state_hash = HashState(state);
   summary.wall_seconds = clock.Seconds();
   if (summary.steps > 0) {
     summary.mean_step_us = 1e6 * step_seconds_sum / summary.steps;

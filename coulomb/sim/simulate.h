@@ -12,7 +12,7 @@
 namespace coulomb::sim {
 
 struct ContactRecord {
-  int body_a = 0, body_b = -1;
+  int body_a = 0, body_b = -1;  // rigid bodies (−1 world); a deformable contact has body_a −2
   Eigen::Vector3d point, normal;
   double phi = 0;
   Eigen::Vector3d impulse;        // (n, t, o) components, N s
@@ -23,6 +23,9 @@ struct Frame {
   double time = 0;
   Eigen::VectorXd q, v;
   std::vector<ContactRecord> contacts;  // of the step that starts at this frame
+  // Vertex positions of each deformable body, m; single precision is ample for viewing and
+  // halves the size of long recordings.
+  std::vector<Eigen::Matrix3Xf> deformables;
 };
 
 struct StepRecord {
@@ -53,8 +56,10 @@ struct RunSummary {
   double mean_contacts = 0, mean_iterations = 0;
   int unsupported_pairs = 0;  // the most in any step
   ContactMetrics worst;       // the largest of each accuracy measure over all steps
-  double initial_energy = 0, final_energy = 0;  // J (kinetic + gravitational)
-  std::uint64_t state_hash = 0;  // FNV-1a of the final q and v bytes (determinism checks)
+  // J: kinetic + gravitational, and elastic for deformable bodies.
+  double initial_energy = 0, final_energy = 0;
+  int max_participating_dofs = 0;  // deformable DoFs in SAP's cliques, the most in any step
+  std::uint64_t state_hash = 0;  // FNV-1a of the final q, v and vertex state (determinism checks)
 };
 
 // Called after every step with (steps done, total); return false to stop early.
@@ -65,5 +70,6 @@ RunSummary Simulate(const Scene& scene, Recording* recording,
                     const ProgressCallback& progress = nullptr);
 
 std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+std::uint64_t HashState(const State& state);  // q, v and every deformable body's x and v
 
 }  // namespace coulomb::sim

@@ -9,6 +9,7 @@
 #include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/complementarity/lcp_solver_kind.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/sap/deformable_coupling.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
@@ -141,7 +142,9 @@ State MakeRestState(const multibody::Model& model) {
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
                 double h, const StepSettings& settings,
-                const std::vector<contact::JointDrive>& drives) {
+                const std::vector<contact::JointDrive>& drives,
+                const fem::DeformableModel* deformables) {
+  if (deformables != nullptr && deformables->empty()) deformables = nullptr;
   StepReport report;
   Stopwatch clock;
   // 1. Contacts at the current poses.
@@ -150,6 +153,13 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.unsupported_pairs = detection.unsupported_pairs;
   for (const geometry::Contact& c : detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);
+  }
+  if (deformables != nullptr) {
+    report.deformable_contacts = fem::FindDeformableContacts(*deformables, state.deformables,
+                                                             world, data.X_world, world.margin, h);
+    for (const fem::DeformableContact& c : report.deformable_contacts) {
+      report.max_penetration = std::max(report.max_penetration, -c.phi);
+    }
   }
   report.profile.collision = clock.Lap();
   // 2. The contact problem of this step.
@@ -162,8 +172,20 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   }
   report.profile.assembly = clock.Lap();
   // 3. The formulation, warm-started from the contacts that persist.
-  const ContactSolution solution =
-      Solve(problem, settings, WarmStart(state, detection.contacts), state);
+  std::vector<Eigen::VectorXd> deformable_v;
+  ContactSolution solution;
+  if (deformables != nullptr) {
+    const CoupledStepInput input{&problem,         &model,
+                                 &data,            deformables,
+                                 &state.deformables, &report.deformable_contacts};
+    CoupledSolution coupled = SolveCoupledSapStep(input, settings.sap, &state.sap_factorization);
+    solution = std::move(coupled.rigid);
+    deformable_v = std::move(coupled.v);
+    report.deformable_impulses = std::move(coupled.impulses);
+    report.participating_dofs = coupled.participating_dofs;
+  } else {
+    solution = Solve(problem, settings, WarmStart(state, detection.contacts), state);
+  }
   report.status = solution.status;
   report.message = solution.message;
   report.iterations = solution.iterations;
@@ -180,6 +202,9 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   state.v = solution.v_next;
   state.q = multibody::IntegrateConfiguration(model, state.q, state.v, h);
   state.time += h;
+  for (std::size_t d = 0; d < deformable_v.size(); ++d) {
+    fem::AdvanceFem(deformables->bodies[d], state.deformables[d], deformable_v[d], h);
+  }
   state.impulses.clear();
   for (std::size_t k = 0; k < detection.contacts.contacts.size(); ++k) {
     state.impulses[detection.contacts.contacts[k].id] =

@@ -1,11 +1,13 @@
 #pragma once
-// One time step of a rigid-body model with contact, the stages of DESIGN.md read top to bottom:
-//   1. geometry::FindContacts        → ContactSet
+// One time step of a rigid-body model with contact, and of FEM bodies when there are any, the
+// stages of DESIGN.md read top to bottom:
+//   1. geometry::FindContacts        → ContactSet (and fem::FindDeformableContacts)
 //   2. contact::BuildContactProblem  → ContactProblem
 //   3. the formulation (velocity-level LCP, cone complementarity, paper 1's acceleration LCP,
 //      which also needs J̇ v from a second detection along the motion, or SAP, which also takes
 //      implicit PD drives) → ContactSolution
-//   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler)
+//      With deformable bodies the step is SAP's, rigid and deformable cliques together.
+//   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler); FEM vertices by velocity Newmark
 // Each stage is timed into StepReport::profile.
 
 #include <Eigen/Dense>
@@ -16,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "coulomb/fem/deformable_contacts.h"
+#include "coulomb/fem/deformable_model.h"
 #include "coulomb/formulations/cone/cone_complementarity.h"
 #include "coulomb/formulations/sap/sap_formulation.h"
 #include "coulomb/formulations/trinkle/acceleration_step.h"
@@ -57,6 +61,7 @@ struct State {
   // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
   // is unchanged (speed only; copying a State gives an empty cache).
   convex::SapFactorization sap_factorization;
+  std::vector<fem::FemState> deformables;  // one per DeformableModel body
 };
 
 // The neutral configuration at rest, at t = 0.
@@ -83,12 +88,21 @@ struct StepReport {
   ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)
-  int num_contacts() const { return static_cast<int>(contacts.contacts.size()); }
+  // Deformable bodies' vertex contacts, their impulses (n, t, o) and the deformable DoFs SAP
+  // solved for (the rest eliminated by the Schur complement).
+  std::vector<fem::DeformableContact> deformable_contacts;
+  Eigen::VectorXd deformable_impulses;
+  int participating_dofs = 0;
+  int num_rigid_contacts() const { return static_cast<int>(contacts.contacts.size()); }
+  int num_contacts() const {
+    return num_rigid_contacts() + static_cast<int>(deformable_contacts.size());
+  }
 };
 
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
                 double time_step, const StepSettings& settings = {},
-                const std::vector<contact::JointDrive>& drives = {});
+                const std::vector<contact::JointDrive>& drives = {},
+                const fem::DeformableModel* deformables = nullptr);
 
 }  // namespace coulomb::sim

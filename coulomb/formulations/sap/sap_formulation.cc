@@ -179,18 +179,15 @@ SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapP
   return out;
 }
 
-ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
-                             convex::SapFactorization* factorization) {
-  const Stopwatch clock;
-  const SapStepProblem step = MakeSapProblem(problem, params);
-  // Warm start from the current velocity (spec §1.5): in steady contact it is nearly optimal.
-  const convex::SapResult r = convex::SolveSap(step.sap, params.solver, problem.v, factorization);
+ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
+                              const convex::SapResult& r) {
   ContactSolution out;
   out.status = StatusOf(r.status);
   out.message = r.message;
   out.iterations = r.iterations;
   out.residual = r.residual;
-  out.v_next = r.v.size() == problem.v.size() ? r.v : problem.v_star;
+  const Eigen::Index nv = problem.v.size();
+  out.v_next = r.v.size() >= nv ? Eigen::VectorXd(r.v.head(nv)) : problem.v_star;
   // Contacts come first in the constraint stack; contacts between two static bodies have none
   // and keep zero impulse.
   out.impulses = Eigen::VectorXd::Zero(3 * problem.num_contacts());
@@ -200,6 +197,16 @@ ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapPa
     }
   }
   out.factor_seconds = r.factor_seconds;
+  return out;
+}
+
+ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
+                             convex::SapFactorization* factorization) {
+  const Stopwatch clock;
+  const SapStepProblem step = MakeSapProblem(problem, params);
+  // Warm start from the current velocity (spec §1.5): in steady contact it is nearly optimal.
+  const convex::SapResult r = convex::SolveSap(step.sap, params.solver, problem.v, factorization);
+  ContactSolution out = RigidSolution(problem, step, r);
   out.seconds = clock.Seconds();
   return out;
 }

@@ -38,6 +38,11 @@ struct SapStepProblem {
 };
 SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params);
 
+// The ContactSolution of a SAP result whose first nv velocities are the rigid model's (the
+// problem may have more cliques after them: deformable bodies).
+ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
+                              const convex::SapResult& result);
+
 // One SAP step, warm-started from the current velocity. The factorization cache (may be null)
 // keeps CHOLMOD's symbolic analysis across steps with an unchanged contact graph.
 ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params = {},

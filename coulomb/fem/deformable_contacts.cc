@@ -1,0 +1,123 @@
+#include "coulomb/fem/deformable_contacts.h"
+
+#include "coulomb/geometry/broad_phase.h"
+#include "coulomb/geometry/point_query.h"
+#include "coulomb/geometry/surface_distance.h"
+
+namespace coulomb::fem {
+namespace {
+
+geometry::Aabb SurfaceBox(const FemBody& body, const FemState& state, double margin) {
+  geometry::Aabb box;
+  box.lower = Eigen::Vector3d::Constant(INFINITY);
+  box.upper = Eigen::Vector3d::Constant(-INFINITY);
+  for (const int a : body.surface_vertices) {
+    box.lower = box.lower.cwiseMin(state.x.col(a));
+    box.upper = box.upper.cwiseMax(state.x.col(a));
+  }
+  box.lower.array() -= margin;
+  box.upper.array() += margin;
+  return box;
+}
+
+bool Contains(const geometry::Aabb& box, const Eigen::Vector3d& p) {
+  return (p.array() >= box.lower.array()).all() && (p.array() <= box.upper.array()).all();
+}
+
+bool IsFixed(const FemBody& body, int vertex) {
+  return std::find(body.fixed_vertices.begin(), body.fixed_vertices.end(), vertex) !=
+         body.fixed_vertices.end();
+}
+
+// The mean surface edge length at rest: the grid cell and the depth down to which overlap with
+// another deformable is found.
+double MeanEdge(const FemBody& body) {
+  double sum = 0;
+  for (const Eigen::Vector3i& f : body.surface) {
+    for (int k = 0; k < 3; ++k) {
+      sum += (body.rest.vertices.col(f[k]) - body.rest.vertices.col(f[(k + 1) % 3])).norm();
+    }
+  }
+  return body.surface.empty() ? 1.0 : sum / (3.0 * static_cast<double>(body.surface.size()));
+}
+
+void AddRigidContacts(const DeformableModel& model, int d, const FemState& state,
+                      const geometry::CollisionWorld& world,
+                      const std::vector<multibody::Transform>& X_world, double margin,
+                      std::vector<DeformableContact>& out) {
+  const FemBody& body = model.bodies[d];
+  const geometry::Aabb box = SurfaceBox(body, state, margin);
+  for (std::size_t g = 0; g < world.geometries.size(); ++g) {
+    const geometry::CollisionGeometry& geo = world.geometries[g];
+    if (geo.body >= 0 && IsAttached(model, d, geo.body)) continue;
+    const multibody::Transform X_WG = geo.body >= 0 ? X_world[geo.body] * geo.X_BG : geo.X_BG;
+    const geometry::Aabb shape_box = geometry::ComputeAabb(geo.shape, X_WG, margin);
+    if (!shape_box.Overlaps(box)) continue;
+    const multibody::Transform X_GW = X_WG.Inverse();
+    for (const int a : body.surface_vertices) {
+      const Eigen::Vector3d p = state.x.col(a);
+      if (!Contains(shape_box, p) || IsFixed(body, a)) continue;
+      const geometry::PointQuery q = geometry::QueryPoint(geo.shape, X_GW.Apply(p));
+      if (q.phi > margin) continue;
+      DeformableContact c;
+      c.deformable = d;
+      c.vertex = a;
+      c.geometry = static_cast<int>(g);
+      c.rigid_body = geo.body;
+      c.point = p;
+      c.normal = X_WG.R * q.normal;  // out of the rigid shape: into the deformable body
+      c.phi = q.phi;
+      c.mu = geometry::CombineFriction(body.friction, geo.friction);
+      c.compliance = geo.compliance;
+      out.push_back(c);
+    }
+  }
+}
+
+void AddDeformableContacts(const DeformableModel& model, const std::vector<FemState>& states,
+                           int d, double margin, std::vector<DeformableContact>& out) {
+  const FemBody& body = model.bodies[d];
+  const geometry::Aabb box = SurfaceBox(body, states[d], margin);
+  for (std::size_t e = 0; e < model.bodies.size(); ++e) {
+    if (static_cast<int>(e) == d) continue;  // self-contact is not handled
+    const FemBody& other = model.bodies[e];
+    const geometry::Aabb other_box = SurfaceBox(other, states[e], margin);
+    if (!other_box.Overlaps(box)) continue;
+    const double edge = MeanEdge(other);
+    const geometry::SurfaceDistance surface(states[e].x, other.surface, edge);
+    for (const int a : body.surface_vertices) {
+      const Eigen::Vector3d p = states[d].x.col(a);
+      if (!Contains(other_box, p) || IsFixed(body, a)) continue;
+      const auto hit = surface.Query(p, margin + edge);
+      if (!hit || hit->phi > margin) continue;
+      DeformableContact c;
+      c.deformable = d;
+      c.vertex = a;
+      c.other = static_cast<int>(e);
+      c.face = other.surface[hit->face];
+      c.weights = hit->weights;
+      c.point = p;
+      c.normal = hit->normal;
+      c.phi = hit->phi;
+      c.mu = geometry::CombineFriction(body.friction, other.friction);
+      out.push_back(c);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<DeformableContact> FindDeformableContacts(
+    const DeformableModel& model, const std::vector<FemState>& states,
+    const geometry::CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
+    double margin, double dt) {
+  std::vector<DeformableContact> out;
+  for (std::size_t d = 0; d < model.bodies.size(); ++d) {
+    const double reach = margin + dt * states[d].v.colwise().norm().maxCoeff();
+    AddRigidContacts(model, static_cast<int>(d), states[d], world, X_world, reach, out);
+    AddDeformableContacts(model, states, static_cast<int>(d), reach, out);
+  }
+  return out;
+}
+
+}  // namespace coulomb::fem

@@ -1,0 +1,253 @@
+#include "coulomb/formulations/sap/deformable_coupling.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "coulomb/base/stopwatch.h"
+#include "coulomb/fem/schur_complement.h"
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb {
+namespace {
+
+using convex::SapJacobian;
+using convex::SapProblem;
+
+// One deformable body's share of the step: its linear system, and when it has participating
+// DoFs the Schur complement over them and the clique it became.
+struct DeformableClique {
+  fem::FemStepSystem system;
+  std::vector<int> vertices;  // participating, sorted
+  std::unique_ptr<fem::SchurComplement> schur;
+  Eigen::VectorXd v_star;  // 3n
+  int clique = -1;
+  int start = 0;  // first participating velocity in the SAP problem
+  // The column of vertex a's x velocity inside the clique.
+  int ColumnOf(int a) const {
+    return 3 * static_cast<int>(std::lower_bound(vertices.begin(), vertices.end(), a) -
+                                vertices.begin());
+  }
+};
+
+// The participating vertices of every body: contact vertices on both sides (triangle vertices
+// with a nonzero weight) and attached vertices. Fixed vertices never participate.
+std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) {
+  std::vector<std::vector<int>> out(in.deformables->bodies.size());
+  for (const fem::DeformableContact& c : *in.contacts) {
+    out[c.deformable].push_back(c.vertex);
+    if (c.other < 0) continue;
+    for (int k = 0; k < 3; ++k) {
+      if (c.weights[k] > 0) out[c.other].push_back(c.face[k]);
+    }
+  }
+  for (const fem::VertexAttachment& a : in.deformables->attachments) {
+    out[a.deformable].push_back(a.vertex);
+  }
+  for (std::size_t d = 0; d < out.size(); ++d) {
+    const std::vector<int>& fixed = in.deformables->bodies[d].fixed_vertices;
+    std::vector<int>& v = out[d];
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [&](int a) {
+                             return std::find(fixed.begin(), fixed.end(), a) != fixed.end();
+                           }),
+            v.end());
+  }
+  return out;
+}
+
+// Factors each body's step matrix once: with participating DoFs through the Schur complement
+// (v* by block elimination), without through a plain sparse Cholesky. Appends the cliques.
+std::string AddDeformableCliques(const CoupledStepInput& in,
+                                 std::vector<DeformableClique>& bodies, SapProblem& sap) {
+  const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
+  const double dt = sap.time_step;
+  for (std::size_t d = 0; d < participating.size(); ++d) {
+    const fem::FemBody& body = in.deformables->bodies[d];
+    DeformableClique& b = bodies[d];
+    b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
+    b.vertices = participating[d];
+    if (b.vertices.empty()) {
+      const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(b.system.A);
+      if (llt.info() != Eigen::Success) break;
+      b.v_star = llt.solve(b.system.rhs);
+      continue;
+    }
+    std::vector<int> dofs;
+    for (const int a : b.vertices) {
+      for (int i = 0; i < 3; ++i) dofs.push_back(3 * a + i);
+    }
+    b.schur = std::make_unique<fem::SchurComplement>(b.system.A, std::move(dofs));
+    if (!b.schur->ok()) break;
+    b.v_star = b.schur->Solve(b.system.rhs);
+    b.start = sap.nv();
+    b.clique = static_cast<int>(sap.cliques.size());
+    sap.cliques.push_back({b.start, b.schur->reduced()});
+    const Eigen::Index m = static_cast<Eigen::Index>(3 * b.vertices.size());
+    sap.v_star.conservativeResize(b.start + m);
+    for (std::size_t k = 0; k < b.vertices.size(); ++k) {
+      sap.v_star.segment<3>(b.start + 3 * static_cast<Eigen::Index>(k)) =
+          b.v_star.segment<3>(3 * b.vertices[k]);
+    }
+  }
+  for (std::size_t d = 0; d < bodies.size(); ++d) {
+    if (bodies[d].v_star.size() == 0) {
+      return fmt::format(
+          "deformable body '{}': its step matrix M + dt D + dt^2/2 K is not positive definite; "
+          "check density, material and time step",
+          in.deformables->bodies[d].name);
+    }
+  }
+  return "";
+}
+
+// The rigid side of a point constraint: −R · J_point of body b at world point p, as the block
+// on b's tree clique (none for the world or a body without velocities).
+void AddRigidSide(const CoupledStepInput& in, const SapProblem& sap, int body,
+                  const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R, SapJacobian& jac) {
+  if (body < 0) return;
+  const Eigen::Vector3d p_B = in.data->X_world[body].Inverse().Apply(p_W);
+  const Eigen::MatrixXd J = -R * multibody::CalcPointJacobian(*in.model, *in.data, body, p_B);
+  for (std::size_t k = 0; k < sap.cliques.size(); ++k) {
+    const convex::SapClique& c = sap.cliques[k];
+    if (c.start >= J.cols()) break;  // the deformable cliques come after the rigid ones
+    Eigen::MatrixXd block = J.middleCols(c.start, c.size());
+    if (block.isZero(0)) continue;
+    jac.clique_b = static_cast<int>(k);
+    jac.J_b = std::move(block);
+    return;
+  }
+}
+
+Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
+  Eigen::Matrix3d frame;
+  frame.col(0) = normal;
+  frame.col(1) = contact::ContactTangent(normal);
+  frame.col(2) = normal.cross(frame.col(1));
+  return frame;
+}
+
+void AddContacts(const CoupledStepInput& in, const SapParams& params,
+                 const std::vector<DeformableClique>& bodies, SapProblem& sap) {
+  const double dt = sap.time_step;
+  for (const fem::DeformableContact& c : *in.contacts) {
+    const DeformableClique& a = bodies[c.deformable];
+    const Eigen::Matrix3d Rt = ContactFrame(c.normal).transpose();
+    SapJacobian jac;
+    jac.name = fmt::format("contact of vertex {} of '{}'", c.vertex,
+                           in.deformables->bodies[c.deformable].name);
+    jac.clique_a = a.clique;
+    jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
+    jac.J_a.middleCols<3>(a.ColumnOf(c.vertex)) = Rt;
+    if (c.other >= 0) {
+      const DeformableClique& b = bodies[c.other];
+      jac.clique_b = b.clique;
+      jac.J_b = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(b.vertices.size()));
+      for (int k = 0; k < 3; ++k) {
+        if (c.weights[k] > 0) jac.J_b.middleCols<3>(b.ColumnOf(c.face[k])) -= c.weights[k] * Rt;
+      }
+    } else {
+      AddRigidSide(in, sap, c.rigid_body, c.point, Rt, jac);
+    }
+    convex::ContactParameters contact;
+    contact.phi0 = c.phi;
+    contact.mu = c.mu;
+    contact.stiffness = c.compliance > 0 ? 1.0 / c.compliance : INFINITY;
+    contact.dissipation_time_scale = params.dissipation_time_scale.value_or(dt);
+    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    sap.constraints.push_back(
+        convex::MakeContactConstraint(std::move(jac), contact, W, dt, params.regularization));
+  }
+}
+
+// Attachments: x_vertex − X_WB p_B = 0, rigid (spec §2.4: holonomic, k = ∞, β = 0.1).
+void AddAttachments(const CoupledStepInput& in, const SapParams& params,
+                    const std::vector<DeformableClique>& bodies, SapProblem& sap) {
+  for (const fem::VertexAttachment& at : in.deformables->attachments) {
+    const DeformableClique& a = bodies[at.deformable];
+    const Eigen::Vector3d x = (*in.states)[at.deformable].x.col(at.vertex);
+    const Eigen::Vector3d target = in.data->X_world[at.body].Apply(at.p_B);
+    SapJacobian jac;
+    jac.name = fmt::format("attachment of vertex {} of '{}' to body '{}'", at.vertex,
+                           in.deformables->bodies[at.deformable].name,
+                           in.model->bodies[at.body].name);
+    jac.clique_a = a.clique;
+    jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
+    jac.J_a.middleCols<3>(a.ColumnOf(at.vertex)).setIdentity();
+    AddRigidSide(in, sap, at.body, target, Eigen::Matrix3d::Identity(), jac);
+    convex::HolonomicParameters holonomic;
+    holonomic.g0 = x - target;
+    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    sap.constraints.push_back(convex::MakeHolonomicConstraint(std::move(jac), holonomic, W,
+                                                              sap.time_step,
+                                                              params.regularization));
+  }
+}
+
+}  // namespace
+
+CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams& params,
+                                    convex::SapFactorization* factorization) {
+  const Stopwatch clock;
+  CoupledSolution out;
+  SapStepProblem step = MakeSapProblem(*in.rigid, params);
+  const std::size_t rigid_constraints = step.sap.constraints.size();
+  std::vector<DeformableClique> bodies(in.deformables->bodies.size());
+  if (std::string error = AddDeformableCliques(in, bodies, step.sap); !error.empty()) {
+    out.rigid.status = LcpStatus::kNotApplicable;
+    out.rigid.message = std::move(error);
+    out.rigid.v_next = in.rigid->v_star;
+    out.rigid.impulses = Eigen::VectorXd::Zero(3 * in.rigid->num_contacts());
+    for (std::size_t d = 0; d < bodies.size(); ++d) out.v.push_back((*in.states)[d].Velocities());
+    return out;
+  }
+  AddContacts(in, params, bodies, step.sap);
+  AddAttachments(in, params, bodies, step.sap);
+  // Warm start: the current velocities (rigid, then each clique's participating vertices).
+  Eigen::VectorXd guess = step.sap.v_star;
+  guess.head(in.rigid->v.size()) = in.rigid->v;
+  for (std::size_t d = 0; d < bodies.size(); ++d) {
+    const Eigen::VectorXd v0 = (*in.states)[d].Velocities();
+    for (std::size_t k = 0; k < bodies[d].vertices.size(); ++k) {
+      guess.segment<3>(bodies[d].start + 3 * static_cast<Eigen::Index>(k)) =
+          v0.segment<3>(3 * bodies[d].vertices[k]);
+    }
+  }
+  const convex::SapResult r = convex::SolveSap(step.sap, params.solver, guess, factorization);
+  out.rigid = RigidSolution(*in.rigid, step, r);
+  const Eigen::VectorXd& v = r.v.size() == step.sap.nv() ? r.v : step.sap.v_star;
+  for (DeformableClique& b : bodies) {
+    if (b.clique < 0) {
+      out.v.push_back(b.v_star);
+      continue;
+    }
+    const Eigen::Index m = b.schur->reduced().rows();
+    out.participating_dofs += static_cast<int>(m);
+    out.v.push_back(b.v_star +
+                    b.schur->Extend(v.segment(b.start, m) - step.sap.v_star.segment(b.start, m)));
+  }
+  const Eigen::Index nc = static_cast<Eigen::Index>(in.contacts->size());
+  out.impulses = Eigen::VectorXd::Zero(3 * nc);
+  out.contact_velocities = Eigen::VectorXd::Zero(3 * nc);
+  Eigen::Index row = 0;  // the first impulse row of the deformable contacts
+  for (std::size_t i = 0; i < rigid_constraints; ++i) row += step.sap.constraints[i].rows();
+  for (Eigen::Index k = 0; k < nc; ++k) {
+    const std::size_t index = rigid_constraints + static_cast<std::size_t>(k);
+    if (r.gamma.size() > 0) out.impulses.segment<3>(3 * k) = r.gamma.segment<3>(row + 3 * k);
+    const convex::SapConstraint& c = step.sap.constraints[index];
+    Eigen::Vector3d u = c.jacobian.J_a * v.segment(step.sap.cliques[c.jacobian.clique_a].start,
+                                                   c.jacobian.J_a.cols());
+    if (c.jacobian.clique_b >= 0) {
+      u += c.jacobian.J_b *
+           v.segment(step.sap.cliques[c.jacobian.clique_b].start, c.jacobian.J_b.cols());
+    }
+    out.contact_velocities.segment<3>(3 * k) = u;
+  }
+  out.rigid.seconds = clock.Seconds();
+  return out;
+}
+
+}  // namespace coulomb

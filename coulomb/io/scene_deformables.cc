@@ -1,0 +1,122 @@
+#include "coulomb/io/scene_deformables.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "coulomb/io/tet_mesh_file.h"
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb::io {
+namespace {
+
+fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
+  f.RequireMap();
+  const std::string type = f["type"].String();
+  if (type == "box") {
+    f.CheckKeys({"type", "size", "cells"});
+    const Eigen::Vector3d size = f["size"].Vector3();
+    if (!(size.array() > 0).all()) f["size"].Fail("box size must be positive (m)");
+    const Eigen::Vector3d cells = f.Has("cells") ? f["cells"].Vector3() : Eigen::Vector3d(4, 4, 4);
+    if (!(cells.array() >= 1).all() || !(cells.array() <= 200).all()) {
+      f["cells"].Fail("cells per axis must be within 1..200");
+    }
+    return fem::MakeBoxMesh(size / 2, cells.cast<int>());
+  }
+  if (type == "ball") {
+    f.CheckKeys({"type", "radius", "resolution"});
+    return fem::MakeBallMesh(f["radius"].DoubleIn(1e-6, 1e3),
+                             f.Has("resolution") ? f["resolution"].Int(1, 100) : 4);
+  }
+  if (type == "cylinder") {
+    f.CheckKeys({"type", "radius", "length", "radial", "axial"});
+    return fem::MakeCylinderMesh(f["radius"].DoubleIn(1e-6, 1e3), f["length"].DoubleIn(1e-6, 1e3),
+                                 f.Has("radial") ? f["radial"].Int(1, 100) : 4,
+                                 f.Has("axial") ? f["axial"].Int(1, 200) : 4);
+  }
+  if (type == "file") {
+    f.CheckKeys({"type", "path", "scale"});
+    const std::filesystem::path p(f["path"].String());
+    const std::string path = p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
+    Expected<TetMeshFile> file = ReadTetMeshFile(path);
+    if (!file.ok()) f["path"].Fail(file.error().ToString());
+    fem::TetMesh mesh = std::move(file.value().mesh);
+    mesh.vertices *= OptionalDouble(f, "scale", 1.0);
+    return mesh;
+  }
+  f["type"].Fail("unknown mesh type '" + type + "' (box, ball, cylinder, file)");
+}
+
+// The vertices of `x` inside the world box {min, max}; at least one, or a failure.
+std::vector<int> VerticesIn(const Field& f, const Eigen::Matrix3Xd& x) {
+  f.CheckKeys({"min", "max", "body"});
+  const Eigen::Vector3d lo = f["min"].Vector3(), hi = f["max"].Vector3();
+  std::vector<int> out;
+  for (int a = 0; a < x.cols(); ++a) {
+    if ((x.col(a).array() >= lo.array()).all() && (x.col(a).array() <= hi.array()).all()) {
+      out.push_back(a);
+    }
+  }
+  if (out.empty()) f.Fail("no vertex of the body lies inside this box (world frame, m)");
+  return out;
+}
+
+void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim::Scene& scene) {
+  const Eigen::Matrix3Xd& x = scene.initial.deformables[d].x;
+  for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
+    const Field f = list.At(i);
+    f.RequireMap();
+    const std::string name = f["body"].String();
+    const int body = scene.model.FindBody(name);
+    if (body < 0) f["body"].Fail("no rigid body named '" + name + "'");
+    const multibody::Transform X_BW = data.X_world[body].Inverse();
+    for (const int a : VerticesIn(f, x)) {
+      scene.deformables.attachments.push_back({d, a, body, X_BW.Apply(x.col(a))});
+    }
+  }
+}
+
+void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data& data,
+             sim::Scene& scene) {
+  f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "youngs_modulus",
+               "poisson_ratio", "density", "mass_damping", "stiffness_damping", "friction",
+               "color", "fixed", "attach"});
+  const int d = static_cast<int>(scene.deformables.bodies.size());
+  fem::LinearElasticity material;
+  material.youngs_modulus = OptionalDouble(f, "youngs_modulus", material.youngs_modulus);
+  material.poisson_ratio = OptionalDouble(f, "poisson_ratio", material.poisson_ratio);
+  fem::FemBody body = fem::MakeFemBody(OptionalString(f, "name", fmt::format("deformable{}", d)),
+                                       ReadMesh(f["mesh"], base_dir), material,
+                                       OptionalDouble(f, "density", 1000));
+  // Place the mesh: its rest shape is the placed one (an unstressed body at t = 0).
+  const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
+  const Eigen::Vector3d p = OptionalVector3(f, "position", Eigen::Vector3d::Zero());
+  body.rest.vertices = (R * body.rest.vertices).colwise() + p;
+  body.tets = fem::MakeLinearTets(body.rest);
+  body.mass_damping = OptionalDouble(f, "mass_damping", 0);
+  body.stiffness_damping = OptionalDouble(f, "stiffness_damping", 0);
+  body.friction = OptionalDouble(f, "friction", 0.5);
+  body.gravity = scene.model.gravity;
+  if (f.Has("fixed")) body.fixed_vertices = VerticesIn(f["fixed"], body.rest.vertices);
+  if (std::string defect = fem::ValidateFemBody(body); !defect.empty()) f.Fail(defect);
+  fem::FemState state = fem::MakeRestState(body);
+  state.v.colwise() = OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
+  for (const int a : body.fixed_vertices) state.v.col(a).setZero();
+  scene.deformables.bodies.push_back(std::move(body));
+  scene.initial.deformables.push_back(std::move(state));
+  scene.deformable_colors.push_back(OptionalString(f, "color", "#e07a9a"));
+  if (f.Has("attach")) ReadAttachments(f["attach"], data, d, scene);
+}
+
+}  // namespace
+
+void ReadSceneDeformables(const Field& list, const std::string& base_dir, sim::Scene& scene) {
+  multibody::Data data = multibody::MakeData(scene.model);
+  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
+    list.At(i).RequireMap();
+    ReadOne(list.At(i), base_dir, data, scene);
+  }
+}
+
+}  // namespace coulomb::io
