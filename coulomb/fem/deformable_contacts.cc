@@ -74,8 +74,8 @@ void AddRigidContacts(const DeformableModel& model, int d, const FemState& state
   }
 }
 
-void AddDeformableContacts(const DeformableModel& model, const std::vector<FemState>& states,
-                           int d, double margin, std::vector<DeformableContact>& out) {
+void AddDeformableContacts(const DeformableModel& model, const std::vector<FemState>& states, int d,
+                           double margin, std::vector<DeformableContact>& out) {
   const FemBody& body = model.bodies[d];
   const geometry::Aabb box = SurfaceBox(body, states[d], margin);
   for (std::size_t e = 0; e < model.bodies.size(); ++e) {

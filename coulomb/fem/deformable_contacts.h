@@ -24,7 +24,7 @@ struct DeformableContact {
   int other = -1;
   Eigen::Vector3i face = Eigen::Vector3i::Zero();
   Eigen::Vector3d weights = Eigen::Vector3d::Zero();
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();   // world, m (the vertex)
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // world, m (the vertex)
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // world, unit, from B into A
   double phi = 0;                                     // m, negative when overlapping
   double mu = 0.5;

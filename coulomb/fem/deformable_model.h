@@ -14,7 +14,7 @@ namespace coulomb::fem {
 struct VertexAttachment {
   int deformable = 0;  // index in DeformableModel::bodies
   int vertex = 0;
-  int body = 0;  // rigid body of the multibody Model
+  int body = 0;                                   // rigid body of the multibody Model
   Eigen::Vector3d p_B = Eigen::Vector3d::Zero();  // where the vertex is held, body frame, m
 };
 

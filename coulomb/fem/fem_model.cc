@@ -22,6 +22,9 @@ std::string ValidateFemBody(const FemBody& body) {
   if (!(body.friction >= 0) || !std::isfinite(body.friction)) {
     return fmt::format("{}: friction {} must be finite and >= 0", who, body.friction);
   }
+  if (!(body.position_theta >= 0.5 && body.position_theta <= 1)) {
+    return fmt::format("{}: position_theta {} must be within [0.5, 1]", who, body.position_theta);
+  }
   if (!(body.mass_damping >= 0) || !(body.stiffness_damping >= 0)) {
     return who + ": Rayleigh damping coefficients must be >= 0";
   }
@@ -62,7 +65,7 @@ FemState MakeRestState(const FemBody& body) {
 
 FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt) {
   // m(v) = M (v − v0) − δt [f_e(x) + f_g − D v] with f_e(x) = f_e(x0) − K (x − x0) and
-  // x − x0 = δt (v0 + v)/2: A v* = M v0 + δt (f_e(x0) + f_g) − (δt²/2) K v0.
+  // x − x0 = δt ((1 − θ) v0 + θ v): A v* = M v0 + δt (f_e(x0) + f_g) − (1 − θ) δt² K v0.
   const int n = body.rest.num_vertices();
   const Eigen::VectorXd lumped = LumpedMass(body.tets, n, body.density);
   Eigen::VectorXd m3(3 * n);
@@ -73,13 +76,14 @@ FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double
   M = m3.asDiagonal() * M;
   const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * K;
   FemStepSystem out;
-  out.A = M + dt * D + 0.5 * dt * dt * K;
+  const double theta = body.position_theta;
+  out.A = M + dt * D + theta * dt * dt * K;
   const Eigen::VectorXd v0 = state.Velocities();
   const Eigen::Matrix3Xd fe = ElasticForces(body.tets, state.x, state.R0, body.material);
   Eigen::VectorXd force = Eigen::Map<const Eigen::VectorXd>(fe.data(), fe.size());
   for (int a = 0; a < n; ++a) force.segment<3>(3 * a) += lumped[a] * body.gravity;
   Eigen::VectorXd& rhs = out.rhs;
-  rhs = M * v0 + dt * force - 0.5 * dt * dt * (K * v0);
+  rhs = M * v0 + dt * force - (1 - theta) * dt * dt * (K * v0);
   // Dirichlet vertices: identity rows and columns, zero velocity.
   std::vector<bool> fixed(3 * n, false);
   for (int a : body.fixed_vertices) {
@@ -117,7 +121,7 @@ FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, doub
 
 void AdvanceFem(const FemBody& body, FemState& state, const Eigen::VectorXd& v, double dt) {
   const Eigen::Map<const Eigen::Matrix3Xd> v_next(v.data(), 3, state.x.cols());
-  state.x += 0.5 * dt * (state.v + v_next);
+  state.x += dt * ((1 - body.position_theta) * state.v + body.position_theta * v_next);
   state.v = v_next;
   for (std::size_t e = 0; e < body.tets.size(); ++e) {
     state.R0[e] = PolarRotation(DeformationGradient(body.tets[e], state.x));

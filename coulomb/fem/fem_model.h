@@ -1,10 +1,15 @@
 #pragma once
 // One volumetric deformable body (paper 2; spec sap-and-deformables.md §0 and §2.2): a tet mesh
 // with the corotated linear material, lumped mass, Rayleigh damping D = α M + β K, gravity, and
-// Dirichlet (fixed) vertices, integrated by the velocity Newmark scheme of the spec
-// (γ = 1, β_N = ½: x = x0 + δt (v0 + v)/2). The momentum residual is linear in v within a step
-// (R0 frozen), so the free motion v* is one linear solve with
-//   A = M + δt D + (δt²/2) K.
+// Dirichlet (fixed) vertices, integrated by paper 2's θ-method with forces at the end of the
+// step (θ = 1) and positions x = x0 + δt ((1 − θ_vq) v0 + θ_vq v). The momentum residual is
+// linear in v within a step (R0 frozen), so the free motion v* is one linear solve with
+//   A = M + δt D + θ_vq δt² K.
+// θ_vq = 1 (backward Euler, our default) moves vertices like rigid bodies move (q = q0 + δt v)
+// and like SAP's constraints assume (g = g0 + δt J v), so an attachment between a vertex and a
+// rigid body holds exactly in free flight; θ_vq = ½ is Drake's velocity Newmark scheme
+// (x = x0 + δt (v0 + v)/2): second-order and less damped, but it drifts against rigid bodies
+// by δt² a / 2 per step, which the constraints then correct.
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
@@ -26,7 +31,8 @@ struct FemBody {
   double stiffness_damping = 0;  // β, s
   std::vector<int> fixed_vertices;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
-  double friction = 0.5;  // Coulomb coefficient of the surface, combined like rigid materials
+  double position_theta = 1.0;  // θ_vq in [½, 1]
+  double friction = 0.5;        // Coulomb coefficient of the surface, combined like rigid materials
   // The outward boundary (BoundaryFaces(rest)) and its vertices, sorted: the contact surface.
   std::vector<Eigen::Vector3i> surface;
   std::vector<int> surface_vertices;

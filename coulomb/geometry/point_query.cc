@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace coulomb::geometry {
 namespace {
 
@@ -48,7 +47,8 @@ PointQuery QueryCylinder(double r, double l, const Eigen::Vector3d& p) {
   const double axial_side = p.z() >= 0 ? 1.0 : -1.0;
   const double dr = radial.norm() - r, dz = std::abs(p.z()) - l;
   if (dr > 0 || dz > 0) {
-    q.closest = std::min(radial.norm(), r) * out + std::clamp(p.z(), -l, l) * Eigen::Vector3d::UnitZ();
+    q.closest =
+        std::min(radial.norm(), r) * out + std::clamp(p.z(), -l, l) * Eigen::Vector3d::UnitZ();
     q.phi = (p - q.closest).norm();
     q.normal = UnitOr(p - q.closest, out);
     return q;

@@ -63,7 +63,11 @@ SurfaceDistance::SurfaceDistance(const Eigen::Matrix3Xd& x, std::vector<Eigen::V
     vertex_normals_[t[0]] += AngleAt(a, b, c) * n;
     vertex_normals_[t[1]] += AngleAt(b, c, a) * n;
     vertex_normals_[t[2]] += AngleAt(c, a, b) * n;
-    for (int k = 0; k < 3; ++k) edge_normals_[EdgeKey(t[k], t[(k + 1) % 3])] += n;
+    for (int k = 0; k < 3; ++k) {
+      // try_emplace with an explicit zero: a default Eigen vector is uninitialized.
+      edge_normals_.try_emplace(EdgeKey(t[k], t[(k + 1) % 3]), Eigen::Vector3d::Zero())
+          .first->second += n;
+    }
     Eigen::Vector3d lo = a.cwiseMin(b).cwiseMin(c), hi = a.cwiseMax(b).cwiseMax(c);
     const Eigen::Vector3i c0 = CellOf(lo), c1 = CellOf(hi);
     for (int i = c0.x(); i <= c1.x(); ++i) {
@@ -119,7 +123,8 @@ std::optional<SurfaceHit> SurfaceDistance::Query(const Eigen::Vector3d& p, doubl
         if (found == grid_.end()) continue;
         for (const int f : found->second) {
           const Eigen::Vector3i& t = faces_[f];
-          const Eigen::Vector3d w = ClosestPointWeights(p, x_.col(t[0]), x_.col(t[1]), x_.col(t[2]));
+          const Eigen::Vector3d w =
+              ClosestPointWeights(p, x_.col(t[0]), x_.col(t[1]), x_.col(t[2]));
           const Eigen::Vector3d q = w[0] * x_.col(t[0]) + w[1] * x_.col(t[1]) + w[2] * x_.col(t[2]);
           const double d2 = (p - q).squaredNorm();
           if (d2 > best) continue;

@@ -14,11 +14,11 @@
 namespace coulomb::geometry {
 
 struct SurfaceHit {
-  double phi = 0;                                      // m, negative inside
-  Eigen::Vector3d closest = Eigen::Vector3d::Zero();   // nearest surface point
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();   // outward unit normal for the contact
-  int face = -1;                                       // nearest triangle
-  Eigen::Vector3d weights = Eigen::Vector3d::Zero();   // barycentric weights of `closest`
+  double phi = 0;                                     // m, negative inside
+  Eigen::Vector3d closest = Eigen::Vector3d::Zero();  // nearest surface point
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // outward unit normal for the contact
+  int face = -1;                                      // nearest triangle
+  Eigen::Vector3d weights = Eigen::Vector3d::Zero();  // barycentric weights of `closest`
 };
 
 // The nearest point of triangle (a, b, c) to p, as barycentric weights (Ericson, Real-Time

@@ -117,12 +117,12 @@ json DeformableSurfaces(const sim::Scene& scene, const sim::Recording& recording
         box.extend(x.cast<double>());
       }
     }
-    out.push_back({{"name", body.name},
-                   {"color", d < scene.deformable_colors.size() ? scene.deformable_colors[d]
-                                                                : "#e07a9a"},
-                   {"vertices", body.surface_vertices.size()},
-                   {"faces", std::move(faces)},
-                   {"positions", Base64(positions)}});
+    out.push_back(
+        {{"name", body.name},
+         {"color", d < scene.deformable_colors.size() ? scene.deformable_colors[d] : "#e07a9a"},
+         {"vertices", body.surface_vertices.size()},
+         {"faces", std::move(faces)},
+         {"positions", Base64(positions)}});
   }
   return out;
 }
@@ -154,12 +154,11 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   frames["time"] = std::move(time);
   frames["contacts"] = std::move(contacts);
   json data;
-  data["title"] =
-      fmt::format("{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
-                  scene.deformables.empty()
-                      ? ""
-                      : fmt::format(", {} deformable", scene.deformables.bodies.size()),
-                  recording.frames.size(), sim::ToString(scene.settings.formulation), scene.source);
+  data["title"] = fmt::format(
+      "{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
+      scene.deformables.empty() ? ""
+                                : fmt::format(", {} deformable", scene.deformables.bodies.size()),
+      recording.frames.size(), sim::ToString(scene.settings.formulation), scene.source);
   data["bodies"] = json::array();
   for (const multibody::Body& b : scene.model.bodies) data["bodies"].push_back({{"name", b.name}});
   data["geometries"] = json::array();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "coulomb/io/tet_mesh_file.h"
@@ -37,7 +38,8 @@ fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
   if (type == "file") {
     f.CheckKeys({"type", "path", "scale"});
     const std::filesystem::path p(f["path"].String());
-    const std::string path = p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
+    const std::string path =
+        p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
     Expected<TetMeshFile> file = ReadTetMeshFile(path);
     if (!file.ok()) f["path"].Fail(file.error().ToString());
     fem::TetMesh mesh = std::move(file.value().mesh);
@@ -67,8 +69,19 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
     const Field f = list.At(i);
     f.RequireMap();
     const std::string name = f["body"].String();
+    if (name == "world") {  // held in place: Dirichlet vertices
+      std::vector<int>& fixed = scene.deformables.bodies[d].fixed_vertices;
+      for (const int a : VerticesIn(f, x)) fixed.push_back(a);
+      std::sort(fixed.begin(), fixed.end());
+      fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+      for (const int a : fixed) scene.initial.deformables[d].v.col(a).setZero();
+      continue;
+    }
     const int body = scene.model.FindBody(name);
-    if (body < 0) f["body"].Fail("no rigid body named '" + name + "'");
+    if (body < 0) {
+      f["body"].Fail("no moving rigid body named '" + name +
+                     "' (fixed bodies are part of the world: use 'world')");
+    }
     const multibody::Transform X_BW = data.X_world[body].Inverse();
     for (const int a : VerticesIn(f, x)) {
       scene.deformables.attachments.push_back({d, a, body, X_BW.Apply(x.col(a))});
@@ -79,15 +92,15 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
 void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data& data,
              sim::Scene& scene) {
   f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "youngs_modulus",
-               "poisson_ratio", "density", "mass_damping", "stiffness_damping", "friction",
-               "color", "fixed", "attach"});
+               "poisson_ratio", "density", "mass_damping", "stiffness_damping", "friction", "color",
+               "fixed", "attach"});
   const int d = static_cast<int>(scene.deformables.bodies.size());
   fem::LinearElasticity material;
   material.youngs_modulus = OptionalDouble(f, "youngs_modulus", material.youngs_modulus);
   material.poisson_ratio = OptionalDouble(f, "poisson_ratio", material.poisson_ratio);
-  fem::FemBody body = fem::MakeFemBody(OptionalString(f, "name", fmt::format("deformable{}", d)),
-                                       ReadMesh(f["mesh"], base_dir), material,
-                                       OptionalDouble(f, "density", 1000));
+  fem::FemBody body =
+      fem::MakeFemBody(OptionalString(f, "name", fmt::format("deformable{}", d)),
+                       ReadMesh(f["mesh"], base_dir), material, OptionalDouble(f, "density", 1000));
   // Place the mesh: its rest shape is the placed one (an unstressed body at t = 0).
   const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
   const Eigen::Vector3d p = OptionalVector3(f, "position", Eigen::Vector3d::Zero());

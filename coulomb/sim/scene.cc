@@ -31,8 +31,8 @@ std::string ValidateScene(const Scene& scene) {
   if (!scene.initial.q.allFinite() || !scene.initial.v.allFinite()) {
     return "the initial state has a NaN or infinite entry";
   }
-  if (std::string defect =
-          fem::ValidateDeformableModel(scene.deformables, static_cast<int>(scene.model.bodies.size()));
+  if (std::string defect = fem::ValidateDeformableModel(
+          scene.deformables, static_cast<int>(scene.model.bodies.size()));
       !defect.empty()) {
     return defect;
   }
@@ -50,9 +50,10 @@ std::string ValidateScene(const Scene& scene) {
     const fem::FemState& s = scene.initial.deformables[d];
     if (s.x.cols() != scene.deformables.bodies[d].rest.num_vertices() || !s.x.allFinite() ||
         s.v.cols() != s.x.cols() || !s.v.allFinite()) {
-      return fmt::format("initial state of deformable body '{}' does not match its mesh or is "
-                         "not finite",
-                         scene.deformables.bodies[d].name);
+      return fmt::format(
+          "initial state of deformable body '{}' does not match its mesh or is "
+          "not finite",
+          scene.deformables.bodies[d].name);
     }
   }
   if (scene.record_every < 1)

@@ -17,8 +17,8 @@ struct Scene {
   std::string source;  // the scene file, "" if built in code
   multibody::Model model;
   geometry::CollisionWorld world;
-  std::vector<std::string> geometry_colors;  // per world geometry, "#rrggbb" (viewer only)
-  fem::DeformableModel deformables;          // FEM bodies (SAP only); initial.deformables
+  std::vector<std::string> geometry_colors;    // per world geometry, "#rrggbb" (viewer only)
+  fem::DeformableModel deformables;            // FEM bodies (SAP only); initial.deformables
   std::vector<std::string> deformable_colors;  // per deformable body (viewer only)
   State initial;
   double time_step = 1e-3;  // s

@@ -14,8 +14,8 @@ namespace {
 
 double Energy(const Scene& scene, multibody::Data& data, const State& state) {
   multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
-  double energy =
-      multibody::CalcKineticEnergy(scene.model, data) + multibody::CalcPotentialEnergy(scene.model, data);
+  double energy = multibody::CalcKineticEnergy(scene.model, data) +
+                  multibody::CalcPotentialEnergy(scene.model, data);
   for (std::size_t d = 0; d < state.deformables.size(); ++d) {
     energy += fem::CalcEnergy(scene.deformables.bodies[d], state.deformables[d]);
   }
@@ -112,9 +112,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     const Frame before = recording != nullptr && step % scene.record_every == 0
                              ? MakeFrame(state, nullptr)
                              : Frame{};
-    const StepReport report =
-        Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives,
-             &scene.deformables);
+    const StepReport report = Step(scene.model, data, scene.world, state, tau, scene.time_step,
+                                   scene.settings, drives, &scene.deformables);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = scene.initial.time + (step + 1) * scene.time_step;

@@ -59,7 +59,7 @@ struct RunSummary {
   // J: kinetic + gravitational, and elastic for deformable bodies.
   double initial_energy = 0, final_energy = 0;
   int max_participating_dofs = 0;  // deformable DoFs in SAP's cliques, the most in any step
-  std::uint64_t state_hash = 0;  // FNV-1a of the final q, v and vertex state (determinism checks)
+  std::uint64_t state_hash = 0;    // FNV-1a of the final q, v and vertex state (determinism checks)
 };
 
 // Called after every step with (steps done, total); return false to stop early.

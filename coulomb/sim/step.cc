@@ -155,8 +155,8 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
     report.max_penetration = std::max(report.max_penetration, -c.phi);
   }
   if (deformables != nullptr) {
-    report.deformable_contacts = fem::FindDeformableContacts(*deformables, state.deformables,
-                                                             world, data.X_world, world.margin, h);
+    report.deformable_contacts = fem::FindDeformableContacts(*deformables, state.deformables, world,
+                                                             data.X_world, world.margin, h);
     for (const fem::DeformableContact& c : report.deformable_contacts) {
       report.max_penetration = std::max(report.max_penetration, -c.phi);
     }
@@ -175,9 +175,8 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   std::vector<Eigen::VectorXd> deformable_v;
   ContactSolution solution;
   if (deformables != nullptr) {
-    const CoupledStepInput input{&problem,         &model,
-                                 &data,            deformables,
-                                 &state.deformables, &report.deformable_contacts};
+    const CoupledStepInput input{
+        &problem, &model, &data, deformables, &state.deformables, &report.deformable_contacts};
     CoupledSolution coupled = SolveCoupledSapStep(input, settings.sap, &state.sap_factorization);
     solution = std::move(coupled.rigid);
     deformable_v = std::move(coupled.v);

@@ -54,22 +54,28 @@ TEST(SchurComplement, EqualsTheDenseFormulaAndSolvesLikeTheFullSystem) {
 }
 
 TEST(FemModel, UndeformedBodyFallsFreely) {
-  FemBody body = Box(Eigen::Vector3d(0.1, 0.1, 0.1), {2, 2, 2}, 1e5);
-  FemState state = MakeRestState(body);
-  state.v.colwise() = Eigen::Vector3d(0.5, 0, 0);
-  const double dt = 0.01;
-  for (int k = 0; k < 10; ++k) {
-    const FemFreeMotion free = CalcFemFreeMotion(body, state, dt);
-    ASSERT_TRUE(free.ok);
-    AdvanceFem(body, state, free.v_star, dt);
-  }
-  // Uniform velocity (0.5, 0, −g t) and positions from the trapezoidal rule (exact here).
-  const double t = 0.1;
-  for (int a = 0; a < body.rest.num_vertices(); ++a) {
-    EXPECT_LT((state.v.col(a) - Eigen::Vector3d(0.5, 0, -9.81 * t)).norm(), 1e-9);
-    const Eigen::Vector3d expected =
-        body.rest.vertices.col(a) + Eigen::Vector3d(0.5 * t, 0, -0.5 * 9.81 * t * t);
-    EXPECT_LT((state.x.col(a) - expected).norm(), 1e-9);
+  for (const double theta : {0.5, 1.0}) {
+    FemBody body = Box(Eigen::Vector3d(0.1, 0.1, 0.1), {2, 2, 2}, 1e5);
+    body.position_theta = theta;
+    FemState state = MakeRestState(body);
+    state.v.colwise() = Eigen::Vector3d(0.5, 0, 0);
+    const double dt = 0.01;
+    const int n = 10;
+    for (int k = 0; k < n; ++k) {
+      const FemFreeMotion free = CalcFemFreeMotion(body, state, dt);
+      ASSERT_TRUE(free.ok);
+      AdvanceFem(body, state, free.v_star, dt);
+    }
+    // Uniform velocity (0.5, 0, −g t); positions from the trapezoidal rule (θ = ½, exact here)
+    // or from x += δt v (θ = 1: −g δt² n (n + 1)/2, as rigid bodies fall).
+    const double t = n * dt;
+    const double drop = theta == 0.5 ? 0.5 * 9.81 * t * t : 0.5 * 9.81 * dt * dt * n * (n + 1);
+    for (int a = 0; a < body.rest.num_vertices(); ++a) {
+      EXPECT_LT((state.v.col(a) - Eigen::Vector3d(0.5, 0, -9.81 * t)).norm(), 1e-9);
+      const Eigen::Vector3d expected =
+          body.rest.vertices.col(a) + Eigen::Vector3d(0.5 * t, 0, -drop);
+      EXPECT_LT((state.x.col(a) - expected).norm(), 1e-9) << "theta " << theta;
+    }
   }
 }
 

@@ -83,9 +83,41 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_EQ(e.field, "actuators[0].joint");
 }
 
+TEST(SceneFile, DeformableBodies) {
+  const std::string head = "coulomb: 1\ndeformables:\n";
+  Expected<sim::Scene> scene = io::ParseScene(
+      head +
+          "  - {name: jelly, mesh: {type: box, size: [0.2, 0.2, 0.1], cells: [2, 2, 1]},\n"
+          "     position: [0, 0, 1], youngs_modulus: 2.0e4, poisson_ratio: 0.45,\n"
+          "     velocity: [1, 0, 0], fixed: {min: [-1, -1, 1.04], max: [1, 1, 2]}}\n",
+      "inline.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const fem::FemBody& jelly = scene.value().deformables.bodies.at(0);
+  EXPECT_EQ(jelly.rest.num_vertices(), 18);
+  EXPECT_EQ(jelly.fixed_vertices.size(), 9u);  // the top face, z = 1.05
+  EXPECT_NEAR(jelly.rest.vertices.row(2).minCoeff(), 0.95, 1e-12);
+  EXPECT_EQ(scene.value().settings.formulation, sim::FormulationKind::kSap);  // the default
+  EXPECT_EQ(scene.value().initial.deformables.at(0).v(0, 0), 1.0);  // a free bottom vertex
+  InputError e = ErrorOf(head + "  - {mesh: {type: blob}}\n");
+  EXPECT_EQ(e.field, "deformables[0].mesh.type");
+  e = ErrorOf(head + "  - {mesh: {type: ball, radius: 0.1}, poisson_ratio: 0.5}\n");
+  EXPECT_NE(e.reason.find("Poisson"), std::string::npos) << e.reason;
+  e = ErrorOf(head +
+              "  - {mesh: {type: ball, radius: 0.1}, fixed: {min: [5, 5, 5], max: [6, 6, 6]}}\n");
+  EXPECT_EQ(e.field, "deformables[0].fixed");
+  e = ErrorOf(head + "  - {mesh: {type: file, path: nowhere.msh}}\n");
+  EXPECT_EQ(e.field, "deformables[0].mesh.path");
+  e = ErrorOf(head +
+              "  - {mesh: {type: ball, radius: 0.1}, attach: [{body: arm, min: [-1, -1, -1], max: "
+              "[1, 1, 1]}]}\n");
+  EXPECT_EQ(e.field, "deformables[0].attach[0].body");
+  e = ErrorOf("coulomb: 1\nformulation: cone\ndeformables: [{mesh: {type: ball, radius: 0.1}}]\n");
+  EXPECT_NE(e.reason.find("sap formulation"), std::string::npos) << e.reason;
+}
+
 TEST(SceneFile, ReadsEveryExample) {
   for (const char* name : {"incline", "incline_stick", "rolling_ball", "stack", "pyramid", "bin",
-                           "painleve_rod", "newtons_cradle", "iiwa_hold"}) {
+                           "painleve_rod", "newtons_cradle", "iiwa_hold", "soft_ball"}) {
     const auto scene =
         io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
     EXPECT_TRUE(scene.ok()) << name << ": " << scene.error().ToString();

@@ -50,10 +50,9 @@ std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) 
     std::vector<int>& v = out[d];
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](int a) {
-                             return std::find(fixed.begin(), fixed.end(), a) != fixed.end();
-                           }),
+    v.erase(std::remove_if(
+                v.begin(), v.end(),
+                [&](int a) { return std::find(fixed.begin(), fixed.end(), a) != fixed.end(); }),
             v.end());
   }
   return out;
@@ -61,8 +60,8 @@ std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) 
 
 // Factors each body's step matrix once: with participating DoFs through the Schur complement
 // (v* by block elimination), without through a plain sparse Cholesky. Appends the cliques.
-std::string AddDeformableCliques(const CoupledStepInput& in,
-                                 std::vector<DeformableClique>& bodies, SapProblem& sap) {
+std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<DeformableClique>& bodies,
+                                 SapProblem& sap) {
   const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
   const double dt = sap.time_step;
   for (std::size_t d = 0; d < participating.size(); ++d) {
@@ -171,9 +170,9 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
     const Eigen::Vector3d x = (*in.states)[at.deformable].x.col(at.vertex);
     const Eigen::Vector3d target = in.data->X_world[at.body].Apply(at.p_B);
     SapJacobian jac;
-    jac.name = fmt::format("attachment of vertex {} of '{}' to body '{}'", at.vertex,
-                           in.deformables->bodies[at.deformable].name,
-                           in.model->bodies[at.body].name);
+    jac.name =
+        fmt::format("attachment of vertex {} of '{}' to body '{}'", at.vertex,
+                    in.deformables->bodies[at.deformable].name, in.model->bodies[at.body].name);
     jac.clique_a = a.clique;
     jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
     jac.J_a.middleCols<3>(a.ColumnOf(at.vertex)).setIdentity();
@@ -181,9 +180,8 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
     convex::HolonomicParameters holonomic;
     holonomic.g0 = x - target;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
-    sap.constraints.push_back(convex::MakeHolonomicConstraint(std::move(jac), holonomic, W,
-                                                              sap.time_step,
-                                                              params.regularization));
+    sap.constraints.push_back(convex::MakeHolonomicConstraint(
+        std::move(jac), holonomic, W, sap.time_step, params.regularization));
   }
 }
 

@@ -29,11 +29,11 @@ struct CoupledStepInput {
 };
 
 struct CoupledSolution {
-  ContactSolution rigid;            // v⁺ of the rigid model and its contact impulses
-  std::vector<Eigen::VectorXd> v;   // v⁺ of each deformable body (3 n_vertices)
-  Eigen::VectorXd impulses;         // per deformable contact (n, t, o), N s
+  ContactSolution rigid;               // v⁺ of the rigid model and its contact impulses
+  std::vector<Eigen::VectorXd> v;      // v⁺ of each deformable body (3 n_vertices)
+  Eigen::VectorXd impulses;            // per deformable contact (n, t, o), N s
   Eigen::VectorXd contact_velocities;  // per deformable contact after the step (n, t, o), m/s
-  int participating_dofs = 0;       // deformable DoFs SAP solved for
+  int participating_dofs = 0;          // deformable DoFs SAP solved for
 };
 
 CoupledSolution SolveCoupledSapStep(const CoupledStepInput& input, const SapParams& params,

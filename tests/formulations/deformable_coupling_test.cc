@@ -1,0 +1,287 @@
+// Deformable bodies in one SAP problem with rigid bodies and each other (paper 2 §V), checked
+// against invariants that hold exactly at rest (the supports carry the weights), Coulomb's law
+// on an incline, rigid attachments, and mesh health (no inverted element after impacts).
+#include "coulomb/formulations/sap/deformable_coupling.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "coulomb/io/scene_file.h"
+#include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/simulate.h"
+
+namespace coulomb {
+namespace {
+
+constexpr double kG = 9.81;
+
+sim::Scene Load(const std::string& yaml) {
+  Expected<sim::Scene> scene = io::ParseScene(yaml, "deformable_coupling_test.yaml", ".");
+  EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().ToString());
+  return std::move(scene.value());
+}
+
+// Steps the scene, requiring every step to converge; returns the last report.
+sim::StepReport StepScene(const sim::Scene& scene, sim::State& state, int steps,
+                          double* worst_penetration = nullptr) {
+  multibody::Data data = multibody::MakeData(scene.model);
+  sim::StepReport report;
+  for (int k = 0; k < steps; ++k) {
+    report = sim::Step(scene.model, data, scene.world, state, Eigen::VectorXd::Zero(scene.model.nv),
+                       scene.time_step, scene.settings, {}, &scene.deformables);
+    EXPECT_EQ(report.status, LcpStatus::kSolved) << "step " << k << ": " << report.message;
+    if (report.status != LcpStatus::kSolved) break;
+    if (worst_penetration != nullptr) {
+      *worst_penetration = std::max(*worst_penetration, report.max_penetration);
+    }
+  }
+  return report;
+}
+
+// The world-frame impulse on deformable body d from its contacts with `other` (a rigid body
+// index, or −1 for static geometry); other_deformable ≥ 0 selects contacts with that body.
+Eigen::Vector3d ImpulseOn(const sim::StepReport& r, int d, int rigid_body, int other_deformable) {
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  for (std::size_t k = 0; k < r.deformable_contacts.size(); ++k) {
+    const fem::DeformableContact& c = r.deformable_contacts[k];
+    if (c.deformable != d || c.other != other_deformable) continue;
+    if (other_deformable < 0 && c.rigid_body != rigid_body) continue;
+    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
+    const Eigen::Vector3d g = r.deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+    sum += g[0] * c.normal + g[1] * t + g[2] * o;
+  }
+  return sum;
+}
+
+double Mass(const fem::FemBody& body) {
+  return body.density * fem::TotalVolume(body.rest);
+}
+
+const char* const kGround = R"(
+coulomb: 1
+time_step: 0.01
+formulation: sap
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, friction: 0.5}]}
+)";
+
+TEST(DeformableCoupling, SoftCubeSettlesOnTheGroundCarryingItsWeight) {
+  const sim::Scene scene = Load(std::string(kGround) + R"(
+deformables:
+  - {name: cube, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [3, 3, 3]},
+     position: [0, 0, 0.11], youngs_modulus: 1.0e5, density: 1000, stiffness_damping: 0.01,
+     friction: 0.5}
+)");
+  sim::State state = scene.initial;
+  double penetration = 0;
+  const sim::StepReport last = StepScene(scene, state, 200, &penetration);
+  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  EXPECT_EQ(last.deformable_contacts.size(), 16u);  // the 4 × 4 bottom vertices
+  EXPECT_LT(last.participating_dofs, 3 * scene.deformables.bodies[0].rest.num_vertices());
+  const Eigen::Vector3d impulse = ImpulseOn(last, 0, -1, -1);
+  EXPECT_NEAR(impulse.z(), weight_impulse, 1e-3 * weight_impulse);
+  EXPECT_LT(impulse.head<2>().norm(), 1e-6 * weight_impulse);
+  EXPECT_LT(penetration, 1e-3);
+  EXPECT_LT(state.deformables[0].v.cwiseAbs().maxCoeff(), 1e-3);
+}
+
+// A slope of θ with μ = 0.5, by tilting gravity. Returns how far the bottom face moved along x
+// (the top also shears elastically, by ρ g h sin θ / G ≈ 3 mm at 20°).
+double SlideAfter(double slope, double seconds) {
+  sim::Scene scene = Load(fmt::format(R"(
+coulomb: 1
+time_step: 0.01
+gravity: [{}, 0, {}]
+bodies:
+  - {{name: ground, joint: fixed, shapes: [{{type: halfspace, friction: 0.5}}]}}
+deformables:
+  - {{name: cube, mesh: {{type: box, size: [0.2, 0.2, 0.2], cells: [3, 3, 3]}},
+     position: [0, 0, 0.1], youngs_modulus: 1.0e5, density: 1000, stiffness_damping: 0.01,
+     friction: 0.5}}
+)",
+                                      kG * std::sin(slope), -kG * std::cos(slope)));
+  sim::State state = scene.initial;
+  const fem::FemBody& body = scene.deformables.bodies[0];
+  const auto bottom_x = [&] {
+    double sum = 0;
+    int count = 0;
+    for (int a = 0; a < body.rest.num_vertices(); ++a) {
+      if (body.rest.vertices(2, a) < 0.001) {
+        sum += state.deformables[0].x(0, a);
+        ++count;
+      }
+    }
+    return sum / count;
+  };
+  const double x0 = bottom_x();
+  StepScene(scene, state, static_cast<int>(std::lround(seconds / scene.time_step)));
+  return bottom_x() - x0;
+}
+
+TEST(DeformableCoupling, FrictionSticksBelowTheConeAndSlidesAtTheRigidRateAbove) {
+  const double t = 1.0;
+  // tan 20° = 0.36 < μ: sticks (up to the regularized creep σ·δt·g, far below 1 mm).
+  EXPECT_LT(std::abs(SlideAfter(20 * std::numbers::pi / 180, t)), 1e-3);
+  // 40°: slides like a rigid block, a = g (sin θ − μ cos θ), distance ½ a t².
+  const double slope = 40 * std::numbers::pi / 180;
+  const double analytic = 0.5 * kG * (std::sin(slope) - 0.5 * std::cos(slope)) * t * t;
+  EXPECT_NEAR(SlideAfter(slope, t), analytic, 0.03 * analytic);
+}
+
+// Every element of every body keeps a positive volume.
+bool NoInvertedElement(const sim::Scene& scene, const sim::State& state) {
+  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
+    fem::TetMesh now = scene.deformables.bodies[d].rest;
+    now.vertices = state.deformables[d].x;
+    for (int e = 0; e < now.num_tets(); ++e) {
+      if (!(fem::SignedVolume(now, e) > 0)) return false;
+    }
+  }
+  return true;
+}
+
+TEST(DeformableCoupling, SoftBallDroppedOnTheGroundComesToRest) {
+  const sim::Scene scene = Load(std::string(kGround) + R"(
+deformables:
+  - {name: ball, mesh: {type: ball, radius: 0.1, resolution: 3}, position: [0, 0, 0.4],
+     youngs_modulus: 5.0e4, poisson_ratio: 0.4, stiffness_damping: 0.02}
+)");
+  sim::State state = scene.initial;
+  double penetration = 0;
+  const sim::StepReport last = StepScene(scene, state, 300, &penetration);  // 3 s
+  EXPECT_TRUE(NoInvertedElement(scene, state));
+  EXPECT_LT(penetration, 5e-3);  // the impact at 2.8 m/s, δt = 10 ms
+  EXPECT_LT(state.deformables[0].v.colwise().norm().maxCoeff(), 5e-3);
+  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).z(), weight_impulse, 0.05 * weight_impulse);
+}
+
+TEST(DeformableCoupling, RigidBoxOnASoftBlockOnASoftBlock) {
+  // Two-way coupling at rest: the ground carries everything, the upper soft block carries the
+  // box, the lower one the box and the upper block.
+  const sim::Scene scene = Load(std::string(kGround) + R"(
+  - {name: box, mass: 2.0, position: [0, 0, 0.255],
+     shapes: [{type: box, size: [0.1, 0.1, 0.05], friction: 0.5}]}
+deformables:
+  - {name: lower, mesh: {type: box, size: [0.2, 0.2, 0.1], cells: [4, 4, 2]},
+     position: [0, 0, 0.05], youngs_modulus: 2.0e5, density: 500, stiffness_damping: 0.01}
+  - {name: upper, mesh: {type: box, size: [0.15, 0.15, 0.1], cells: [3, 3, 2]},
+     position: [0, 0, 0.15], youngs_modulus: 2.0e5, density: 500, stiffness_damping: 0.01}
+)");
+  sim::State state = scene.initial;
+  const sim::StepReport last = StepScene(scene, state, 150);
+  const double h = scene.time_step;
+  const double lower = Mass(scene.deformables.bodies[0]), upper = Mass(scene.deformables.bodies[1]);
+  const double box = 2.0;
+  // Impulses on each body from what is below it (vertex contacts of the upper body on the
+  // lower one, the lower body's vertices on the ground), and on the box from the upper body
+  // (the upper body's vertices against the box are the reaction: minus the impulse on it).
+  const Eigen::Vector3d on_lower = ImpulseOn(last, 0, -1, -1);
+  const Eigen::Vector3d on_upper_from_lower = ImpulseOn(last, 1, -1, 0) - ImpulseOn(last, 0, -1, 1);
+  const int box_body = scene.model.FindBody("box");
+  const Eigen::Vector3d on_box_from_upper = -ImpulseOn(last, 1, box_body, -1);
+  EXPECT_NEAR(on_lower.z(), (lower + upper + box) * kG * h, 2e-3 * (lower + upper + box) * kG * h);
+  EXPECT_NEAR(on_upper_from_lower.z(), (upper + box) * kG * h, 2e-3 * (upper + box) * kG * h);
+  EXPECT_NEAR(on_box_from_upper.z(), box * kG * h, 2e-3 * box * kG * h);
+  EXPECT_LT(state.v.norm(), 1e-3);
+  EXPECT_GT(state.q[scene.model.bodies[box_body].q_index + 2], 0.2);  // on top, not sunk through
+}
+
+TEST(DeformableCoupling, AttachedVerticesFollowTheirRigidBody) {
+  // A soft block hangs under a free rigid plate by its top face; both fall freely: the plate's
+  // fall is exactly ballistic and the attached vertices stay on their body points.
+  const sim::Scene scene = Load(R"(
+coulomb: 1
+time_step: 0.005
+formulation: sap
+bodies:
+  - {name: plate, mass: 1.0, position: [0, 0, 1.0],
+     shapes: [{type: box, size: [0.2, 0.2, 0.02]}]}
+deformables:
+  - {name: pad, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]},
+     position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.01,
+     attach: [{body: plate, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
+)");
+  ASSERT_EQ(scene.deformables.attachments.size(), 9u);
+  sim::State state = scene.initial;
+  const int steps = 60;
+  StepScene(scene, state, steps);
+  const double t = steps * scene.time_step;
+  ASSERT_EQ(scene.model.FindBody("plate"), 0);
+  // Free fall of the whole assembly, as semi-implicit Euler gives it: −g δt² n (n + 1)/2.
+  EXPECT_NEAR(state.q[2], 1.0 - 0.5 * kG * scene.time_step * t * (steps + 1), 1e-6);
+  multibody::Data data = multibody::MakeData(scene.model);
+  multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
+  double worst = 0;
+  for (const fem::VertexAttachment& a : scene.deformables.attachments) {
+    worst = std::max(
+        worst, (state.deformables[0].x.col(a.vertex) - data.X_world[a.body].Apply(a.p_B)).norm());
+  }
+  EXPECT_LT(worst, 1e-5);
+}
+
+TEST(DeformableCoupling, SoftBlockHangingFromTheWorldSagsAndSettles) {
+  // Vertices attached to the world (or to a fixed body, which scenes fold into the world) are
+  // Dirichlet vertices: exactly still.
+  const sim::Scene scene = Load(R"(
+coulomb: 1
+time_step: 0.01
+formulation: sap
+deformables:
+  - {name: pad, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]},
+     position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.02,
+     attach: [{body: world, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
+)");
+  ASSERT_EQ(scene.deformables.bodies[0].fixed_vertices.size(), 9u);
+  sim::State state = scene.initial;
+  StepScene(scene, state, 200);
+  const fem::FemBody& body = scene.deformables.bodies[0];
+  for (const int a : body.fixed_vertices) {
+    EXPECT_EQ(state.deformables[0].x.col(a), body.rest.vertices.col(a));
+  }
+  EXPECT_LT(state.deformables[0].v.cwiseAbs().maxCoeff(), 1e-4);
+  // The block stretched under its weight: its bottom hangs lower than at rest, by about
+  // ρ g L² / (2E) = 5e-4 m for a bar (the block is short and wide, so less).
+  const double sag =
+      body.rest.vertices.row(2).minCoeff() - state.deformables[0].x.row(2).minCoeff();
+  EXPECT_GT(sag, 5e-5);
+  EXPECT_LT(sag, 1e-3);
+}
+
+TEST(DeformableCoupling, TeddyBearFallsOnTheGroundWithoutInvertedElements) {
+  const sim::Scene scene =
+      Load(std::string(kGround) +
+           R"(
+deformables:
+  - {name: teddy, mesh: {type: file, path: ")" COULOMB_SHARED_DATA
+           R"(/drake/examples/multibody/deformable/models/teddy.vtk", scale: 0.15},
+     orientation: {rpy: [1.5707, 0, -1.5707]}, position: [0, 0, 0.3],
+     youngs_modulus: 1.0e4, poisson_ratio: 0.4, stiffness_damping: 0.05, friction: 0.9}
+)");
+  sim::State state = scene.initial;
+  double penetration = 0;
+  StepScene(scene, state, 150, &penetration);
+  EXPECT_TRUE(NoInvertedElement(scene, state));
+  EXPECT_LT(penetration, 5e-3);
+  EXPECT_LT(state.deformables[0].x.row(2).minCoeff(), 0.0 + 1e-3);  // it reached the ground
+  EXPECT_GT(state.deformables[0].x.row(2).minCoeff(), -5e-3);       // and stayed on top of it
+}
+
+TEST(DeformableCoupling, RunsAreBitIdentical) {
+  const sim::Scene scene = Load(std::string(kGround) + R"(
+duration: 0.3
+deformables:
+  - {name: ball, mesh: {type: ball, radius: 0.1, resolution: 2}, position: [0, 0, 0.15]}
+  - {name: cube, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]}, position: [0.02, 0, 0.35]}
+)");
+  const sim::RunSummary a = sim::Simulate(scene, nullptr), b = sim::Simulate(scene, nullptr);
+  EXPECT_EQ(a.failed_steps, 0);
+  EXPECT_EQ(a.state_hash, b.state_hash);
+  EXPECT_GT(a.max_contacts, 0);
+}
+
+}  // namespace
+}  // namespace coulomb
