@@ -1,6 +1,7 @@
 #include "coulomb/convex/sap_model.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace coulomb::convex {
 namespace {
@@ -108,23 +109,41 @@ int SlotOf(const Eigen::SparseMatrix<double>& H, int row, int col) {
   return static_cast<int>(std::lower_bound(begin, end, row) - H.innerIndexPtr());
 }
 
-std::vector<int> LowerSlots(const Eigen::SparseMatrix<double>& H, int offset, int size) {
+// Slots of the lower triangle of the block on `cols` × `cols` (offset into H), column by
+// column, rows from the diagonal down.
+std::vector<int> LowerSlots(const Eigen::SparseMatrix<double>& H, int offset,
+                            const std::vector<int>& cols) {
   std::vector<int> slots;
-  slots.reserve(size * (size + 1) / 2);
-  for (int j = 0; j < size; ++j) {
-    for (int i = j; i < size; ++i) slots.push_back(SlotOf(H, offset + i, offset + j));
+  const int n = static_cast<int>(cols.size());
+  slots.reserve(static_cast<std::size_t>(n) * (n + 1) / 2);
+  for (int j = 0; j < n; ++j) {
+    for (int i = j; i < n; ++i) slots.push_back(SlotOf(H, offset + cols[i], offset + cols[j]));
   }
   return slots;
 }
 
-std::vector<int> DenseSlots(const Eigen::SparseMatrix<double>& H, int row0, int col0, int rows,
-                            int cols) {
+std::vector<int> DenseSlots(const Eigen::SparseMatrix<double>& H, int row0,
+                            const std::vector<int>& rows, int col0, const std::vector<int>& cols) {
   std::vector<int> slots;
-  slots.reserve(rows * cols);
-  for (int j = 0; j < cols; ++j) {
-    for (int i = 0; i < rows; ++i) slots.push_back(SlotOf(H, row0 + i, col0 + j));
+  slots.reserve(rows.size() * cols.size());
+  for (const int j : cols) {
+    for (const int i : rows) slots.push_back(SlotOf(H, row0 + i, col0 + j));
   }
   return slots;
+}
+
+std::vector<int> AllColumns(int n) {
+  std::vector<int> cols(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) cols[j] = j;
+  return cols;
+}
+
+std::vector<int> NonzeroColumns(const Eigen::MatrixXd& J) {
+  std::vector<int> cols;
+  for (int j = 0; j < J.cols(); ++j) {
+    if (!J.col(j).isZero(0)) cols.push_back(j);
+  }
+  return cols;
 }
 
 void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
@@ -147,46 +166,53 @@ void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vec
 
 SapHessian::SapHessian(const SapProblem& problem, const SapModel& model)
     : problem_(problem), participating_(model.participating) {
-  // The pattern: lower triangles of the participating cliques' blocks, and a full block for
-  // every clique pair a constraint couples.
+  // The pattern: lower triangles of the participating cliques' blocks, and for every constraint
+  // that couples two cliques the block of the columns it touches in each.
   Triplets pattern;
-  int largest = 0;
   for (int k : model.participating) {
     const int n = problem.cliques[k].size();
-    largest = std::max(largest, n);
     AddLowerBlock(Eigen::MatrixXd::Zero(n, n), model.clique_offset[k], pattern);
   }
+  int widest = 0;
   for (const SapConstraint& c : problem.constraints) {
     const SapJacobian& jac = c.jacobian;
-    if (jac.clique_b < 0) continue;
-    const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
-    const int na = problem.cliques[jac.clique_a].size(), nb = problem.cliques[jac.clique_b].size();
-    if (a > b) {
-      AddDenseBlock(Eigen::MatrixXd::Zero(na, nb), a, b, pattern);
-    } else {
-      AddDenseBlock(Eigen::MatrixXd::Zero(nb, na), b, a, pattern);
+    ConstraintSlots slots;
+    slots.cols_a = NonzeroColumns(jac.J_a);
+    widest = std::max(widest, static_cast<int>(slots.cols_a.size()));
+    if (jac.clique_b >= 0) {
+      slots.cols_b = NonzeroColumns(jac.J_b);
+      widest = std::max(widest, static_cast<int>(slots.cols_b.size()));
+      const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
+      slots.b_first = b > a;
+      const auto& [rows, row0, cols, col0] = slots.b_first
+                                                 ? std::tie(slots.cols_b, b, slots.cols_a, a)
+                                                 : std::tie(slots.cols_a, a, slots.cols_b, b);
+      for (const int j : cols) {
+        for (const int i : rows) pattern.emplace_back(row0 + i, col0 + j, 0.0);
+      }
     }
+    constraint_slots_.push_back(std::move(slots));
   }
   H_.resize(model.size, model.size);
   H_.setFromTriplets(pattern.begin(), pattern.end());
   for (int k : model.participating) {
-    clique_slots_.push_back(LowerSlots(H_, model.clique_offset[k], problem.cliques[k].size()));
+    clique_slots_.push_back(
+        LowerSlots(H_, model.clique_offset[k], AllColumns(problem.cliques[k].size())));
   }
-  for (const SapConstraint& c : problem.constraints) {
-    const SapJacobian& jac = c.jacobian;
-    ConstraintSlots slots;
-    const int a = model.clique_offset[jac.clique_a], na = problem.cliques[jac.clique_a].size();
-    slots.aa = LowerSlots(H_, a, na);
+  for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
+    const SapJacobian& jac = problem.constraints[i].jacobian;
+    ConstraintSlots& slots = constraint_slots_[i];
+    const int a = model.clique_offset[jac.clique_a];
+    slots.aa = LowerSlots(H_, a, slots.cols_a);
     if (jac.clique_b >= 0) {
-      const int b = model.clique_offset[jac.clique_b], nb = problem.cliques[jac.clique_b].size();
-      slots.bb = LowerSlots(H_, b, nb);
-      slots.b_first = b > a;
-      slots.ab = slots.b_first ? DenseSlots(H_, b, a, nb, na) : DenseSlots(H_, a, b, na, nb);
+      const int b = model.clique_offset[jac.clique_b];
+      slots.bb = LowerSlots(H_, b, slots.cols_b);
+      slots.ab = slots.b_first ? DenseSlots(H_, b, slots.cols_b, a, slots.cols_a)
+                               : DenseSlots(H_, a, slots.cols_a, b, slots.cols_b);
     }
-    constraint_slots_.push_back(std::move(slots));
   }
-  JtG_.resize(largest, kMaxConstraintRows);
-  block_.resize(largest, largest);
+  JtG_.resize(widest, kMaxConstraintRows);
+  block_.resize(widest, widest);
 }
 
 const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<ConstraintMatrix>& G) {
@@ -199,27 +225,29 @@ const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<Constr
     const SapJacobian& jac = problem_.constraints[i].jacobian;
     const ConstraintSlots& slots = constraint_slots_[i];
     const int r = jac.rows();
-    const int na = static_cast<int>(jac.J_a.cols());
+    Ja_ = jac.J_a(Eigen::all, slots.cols_a);
+    const int na = static_cast<int>(slots.cols_a.size());
     auto JtG = JtG_.topLeftCorner(na, r);
-    JtG.noalias() = jac.J_a.transpose() * G[i];
+    JtG.noalias() = Ja_.transpose() * G[i];
     auto aa = block_.topLeftCorner(na, na);
-    aa.noalias() = JtG * jac.J_a;
+    aa.noalias() = JtG * Ja_;
     ScatterLower(aa, slots.aa, values);
     if (jac.clique_b < 0) continue;
-    const int nb = static_cast<int>(jac.J_b.cols());
+    Jb_ = jac.J_b(Eigen::all, slots.cols_b);
+    const int nb = static_cast<int>(slots.cols_b.size());
     if (slots.b_first) {  // J_bᵀ G J_a = (J_aᵀ G J_b)ᵀ, G symmetric
       auto ba = block_.topLeftCorner(nb, na);
-      ba.noalias() = jac.J_b.transpose() * JtG.transpose();
+      ba.noalias() = Jb_.transpose() * JtG.transpose();
       ScatterDense(ba, slots.ab, values);
     } else {
       auto ab = block_.topLeftCorner(na, nb);
-      ab.noalias() = JtG * jac.J_b;
+      ab.noalias() = JtG * Jb_;
       ScatterDense(ab, slots.ab, values);
     }
     auto JtG_b = JtG_.topLeftCorner(nb, r);
-    JtG_b.noalias() = jac.J_b.transpose() * G[i];
+    JtG_b.noalias() = Jb_.transpose() * G[i];
     auto bb = block_.topLeftCorner(nb, nb);
-    bb.noalias() = JtG_b * jac.J_b;
+    bb.noalias() = JtG_b * Jb_;
     ScatterLower(bb, slots.bb, values);
   }
   return H_;

@@ -52,7 +52,10 @@ class SapHessian {
   const Eigen::SparseMatrix<double>& Assemble(const std::vector<ConstraintMatrix>& G);
 
  private:
+  // A constraint's blocks cover only the clique columns its Jacobian touches: a vertex contact
+  // on a deformable body's clique of thousands of DoFs adds a 3 × 3 block, not a dense one.
   struct ConstraintSlots {
+    std::vector<int> cols_a, cols_b;  // nonzero Jacobian columns within each clique, sorted
     std::vector<int> aa, bb, ab;  // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
     bool b_first = false;         // the coupling block is J_bᵀ G J_a (clique b has higher rows)
   };
@@ -61,6 +64,7 @@ class SapHessian {
   Eigen::SparseMatrix<double> H_;
   std::vector<std::vector<int>> clique_slots_;  // per participating clique, its lower A entries
   std::vector<ConstraintSlots> constraint_slots_;
+  Eigen::MatrixXd Ja_, Jb_;      // scratch: the touched columns of a constraint's blocks
   Eigen::MatrixXd JtG_, block_;  // scratch
 };
 

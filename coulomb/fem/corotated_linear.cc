@@ -4,12 +4,25 @@
 
 #include <Eigen/SVD>
 #include <cmath>
+#include <functional>
 
 namespace coulomb::fem {
 namespace {
 
 // ∂vec(F)/∂x_e (9 × 12): F = Σ_k (x_{k+1} − x_0) ⊗ row k of D_m⁻¹, so vertex a ≥ 1 enters
 // through row a − 1 of D_m⁻¹ and vertex 0 through minus their sum.
+}  // namespace
+
+std::string ValidateElasticity(const LinearElasticity& m) {
+  if (!(m.youngs_modulus > 0) || !std::isfinite(m.youngs_modulus)) {
+    return fmt::format("Young's modulus {} Pa must be positive and finite", m.youngs_modulus);
+  }
+  if (!(m.poisson_ratio > -1 && m.poisson_ratio < 0.5)) {
+    return fmt::format("Poisson's ratio {} must lie in (-1, 0.5)", m.poisson_ratio);
+  }
+  return "";
+}
+
 Eigen::Matrix<double, 9, 12> GradientMap(const LinearTet& tet) {
   Eigen::Matrix<double, 9, 12> G = Eigen::Matrix<double, 9, 12>::Zero();
   Eigen::Matrix<double, 4, 3> shape;  // ∂F_ij/∂x_{a,i} = shape(a, j)
@@ -21,18 +34,6 @@ Eigen::Matrix<double, 9, 12> GradientMap(const LinearTet& tet) {
     }
   }
   return G;
-}
-
-}  // namespace
-
-std::string ValidateElasticity(const LinearElasticity& m) {
-  if (!(m.youngs_modulus > 0) || !std::isfinite(m.youngs_modulus)) {
-    return fmt::format("Young's modulus {} Pa must be positive and finite", m.youngs_modulus);
-  }
-  if (!(m.poisson_ratio > -1 && m.poisson_ratio < 0.5)) {
-    return fmt::format("Poisson's ratio {} must lie in (-1, 0.5)", m.poisson_ratio);
-  }
-  return "";
 }
 
 std::vector<LinearTet> MakeLinearTets(const TetMesh& rest) {
@@ -95,11 +96,11 @@ Eigen::Matrix<double, 9, 9> CorotatedStressDerivative(const Eigen::Matrix3d& R0,
   return H;
 }
 
-Eigen::Matrix3Xd ElasticForces(const std::vector<LinearTet>& tets, const Eigen::Matrix3Xd& x,
-                               const std::vector<Eigen::Matrix3d>& R0, const LinearElasticity& m) {
-  Eigen::Matrix3Xd f = Eigen::Matrix3Xd::Zero(3, x.cols());
+Eigen::Matrix3Xd AssembleForces(const std::vector<LinearTet>& tets, int num_vertices,
+                                const std::function<Eigen::Matrix3d(int)>& stress) {
+  Eigen::Matrix3Xd f = Eigen::Matrix3Xd::Zero(3, num_vertices);
   for (std::size_t e = 0; e < tets.size(); ++e) {
-    const Eigen::Matrix3d P = CorotatedStress(DeformationGradient(tets[e], x), R0[e], m);
+    const Eigen::Matrix3d P = stress(static_cast<int>(e));
     const Eigen::Matrix<double, 12, 1> fe = -tets[e].volume * GradientMap(tets[e]).transpose() *
                                             Eigen::Map<const Eigen::Matrix<double, 9, 1>>(P.data());
     for (int a = 0; a < 4; ++a) f.col(tets[e].vertices[a]) += fe.segment<3>(3 * a);
@@ -107,15 +108,15 @@ Eigen::Matrix3Xd ElasticForces(const std::vector<LinearTet>& tets, const Eigen::
   return f;
 }
 
-Eigen::SparseMatrix<double> StiffnessMatrix(const std::vector<LinearTet>& tets, int num_vertices,
-                                            const std::vector<Eigen::Matrix3d>& R0,
-                                            const LinearElasticity& m) {
+Eigen::SparseMatrix<double> AssembleStiffness(
+    const std::vector<LinearTet>& tets, int num_vertices,
+    const std::function<Eigen::Matrix<double, 9, 9>(int)>& tangent) {
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(tets.size() * 144);
   for (std::size_t e = 0; e < tets.size(); ++e) {
     const Eigen::Matrix<double, 9, 12> G = GradientMap(tets[e]);
     const Eigen::Matrix<double, 12, 12> Ke =
-        tets[e].volume * G.transpose() * CorotatedStressDerivative(R0[e], m) * G;
+        tets[e].volume * G.transpose() * tangent(static_cast<int>(e)) * G;
     for (int a = 0; a < 4; ++a) {
       for (int b = 0; b < 4; ++b) {
         for (int i = 0; i < 3; ++i) {
@@ -130,6 +131,20 @@ Eigen::SparseMatrix<double> StiffnessMatrix(const std::vector<LinearTet>& tets, 
   Eigen::SparseMatrix<double> K(3 * num_vertices, 3 * num_vertices);
   K.setFromTriplets(triplets.begin(), triplets.end());
   return K;
+}
+
+Eigen::Matrix3Xd ElasticForces(const std::vector<LinearTet>& tets, const Eigen::Matrix3Xd& x,
+                               const std::vector<Eigen::Matrix3d>& R0, const LinearElasticity& m) {
+  return AssembleForces(tets, static_cast<int>(x.cols()), [&](int e) {
+    return CorotatedStress(DeformationGradient(tets[e], x), R0[e], m);
+  });
+}
+
+Eigen::SparseMatrix<double> StiffnessMatrix(const std::vector<LinearTet>& tets, int num_vertices,
+                                            const std::vector<Eigen::Matrix3d>& R0,
+                                            const LinearElasticity& m) {
+  return AssembleStiffness(tets, num_vertices,
+                           [&](int e) { return CorotatedStressDerivative(R0[e], m); });
 }
 
 double ElasticEnergy(const std::vector<LinearTet>& tets, const Eigen::Matrix3Xd& x,

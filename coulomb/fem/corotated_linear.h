@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,18 @@ struct LinearTet {
   double volume = 0;           // rest volume, m³
 };
 std::vector<LinearTet> MakeLinearTets(const TetMesh& rest);
+
+// ∂vec(F)/∂x_e (9 × 12, column-major vec): vec(F) = G x_e + const for the element's 4 vertex
+// positions stacked.
+Eigen::Matrix<double, 9, 12> GradientMap(const LinearTet& tet);
+
+// Element loops shared by every material: forces f = −Σ_e V_e Gᵀ vec(P_e) (3 × n, N) and the
+// stiffness K = Σ_e V_e Gᵀ (∂P/∂F)_e G (3n × 3n, N/m), from per-element callbacks.
+Eigen::Matrix3Xd AssembleForces(const std::vector<LinearTet>& tets, int num_vertices,
+                                const std::function<Eigen::Matrix3d(int)>& stress);
+Eigen::SparseMatrix<double> AssembleStiffness(
+    const std::vector<LinearTet>& tets, int num_vertices,
+    const std::function<Eigen::Matrix<double, 9, 9>(int)>& tangent);
 
 // F of an element for vertex positions x (3 × n).
 Eigen::Matrix3d DeformationGradient(const LinearTet& tet, const Eigen::Matrix3Xd& x);

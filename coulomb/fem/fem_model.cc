@@ -22,6 +22,11 @@ std::string ValidateFemBody(const FemBody& body) {
   if (!(body.friction >= 0) || !std::isfinite(body.friction)) {
     return fmt::format("{}: friction {} must be finite and >= 0", who, body.friction);
   }
+  if (body.model == MaterialModel::kMooneyRivlin) {
+    if (std::string defect = ValidateMooneyRivlin(body.mooney_rivlin); !defect.empty()) {
+      return who + ": " + defect;
+    }
+  }
   if (!(body.position_theta >= 0.5 && body.position_theta <= 1)) {
     return fmt::format("{}: position_theta {} must be within [0.5, 1]", who, body.position_theta);
   }
@@ -63,46 +68,169 @@ FemState MakeRestState(const FemBody& body) {
   return s;
 }
 
-FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt) {
-  // m(v) = M (v − v0) − δt [f_e(x) + f_g − D v] with f_e(x) = f_e(x0) − K (x − x0) and
-  // x − x0 = δt ((1 − θ) v0 + θ v): A v* = M v0 + δt (f_e(x0) + f_g) − (1 − θ) δt² K v0.
+namespace {
+
+std::vector<bool> FixedDofs(const FemBody& body) {
+  std::vector<bool> fixed(3 * static_cast<std::size_t>(body.rest.num_vertices()), false);
+  for (int a : body.fixed_vertices) {
+    for (int i = 0; i < 3; ++i) fixed[3 * a + i] = true;
+  }
+  return fixed;
+}
+
+// Dirichlet vertices: identity rows and columns of A, zero entries of b.
+void ApplyDirichlet(const std::vector<bool>& fixed, Eigen::SparseMatrix<double>& A,
+                    Eigen::VectorXd& b) {
+  for (int k = 0; k < A.outerSize(); ++k) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it) {
+      if (fixed[it.row()] || fixed[it.col()]) it.valueRef() = it.row() == it.col() ? 1.0 : 0.0;
+    }
+  }
+  for (Eigen::Index i = 0; i < b.size(); ++i) {
+    if (fixed[i]) b[i] = 0;
+  }
+}
+
+Eigen::SparseMatrix<double> Diagonal(const Eigen::VectorXd& d) {
+  Eigen::SparseMatrix<double> D(d.size(), d.size());
+  D.setIdentity();
+  return d.asDiagonal() * D;
+}
+
+Eigen::VectorXd LumpedMass3(const FemBody& body) {
   const int n = body.rest.num_vertices();
   const Eigen::VectorXd lumped = LumpedMass(body.tets, n, body.density);
   Eigen::VectorXd m3(3 * n);
   for (int a = 0; a < n; ++a) m3.segment<3>(3 * a).setConstant(lumped[a]);
-  const Eigen::SparseMatrix<double> K = StiffnessMatrix(body.tets, n, state.R0, body.material);
-  Eigen::SparseMatrix<double> M(3 * n, 3 * n);
-  M.setIdentity();
-  M = m3.asDiagonal() * M;
-  const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * K;
-  FemStepSystem out;
+  return m3;
+}
+
+// Gravity on the lumped masses, 3n.
+Eigen::VectorXd GravityForces(const FemBody& body, const Eigen::VectorXd& m3) {
+  Eigen::VectorXd g(m3.size());
+  for (Eigen::Index a = 0; a < m3.size() / 3; ++a) {
+    g.segment<3>(3 * a) = m3[3 * a] * body.gravity;
+  }
+  return g;
+}
+
+Eigen::Map<const Eigen::VectorXd> Flat(const Eigen::Matrix3Xd& x) {
+  return {x.data(), x.size()};
+}
+
+// The corotated model: m(v) = M (v − v0) − δt [f_e(x) + f_g − D v] with
+// f_e(x) = f_e(x0) − K (x − x0) and x − x0 = δt ((1 − θ) v0 + θ v) is linear in v:
+//   A v* = M v0 + δt (f_e(x0) + f_g) − (1 − θ) δt² K v0.
+FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) {
+  const Eigen::VectorXd m3 = LumpedMass3(body);
+  const ElasticResponse elastic = CalcElasticResponse(body, state, state.x);
+  const Eigen::SparseMatrix<double> M = Diagonal(m3);
+  const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * elastic.K;
   const double theta = body.position_theta;
-  out.A = M + dt * D + theta * dt * dt * K;
+  FemStepSystem out;
+  out.A = M + dt * D + theta * dt * dt * elastic.K;
   const Eigen::VectorXd v0 = state.Velocities();
-  const Eigen::Matrix3Xd fe = ElasticForces(body.tets, state.x, state.R0, body.material);
-  Eigen::VectorXd force = Eigen::Map<const Eigen::VectorXd>(fe.data(), fe.size());
-  for (int a = 0; a < n; ++a) force.segment<3>(3 * a) += lumped[a] * body.gravity;
-  Eigen::VectorXd& rhs = out.rhs;
-  rhs = M * v0 + dt * force - (1 - theta) * dt * dt * (K * v0);
-  // Dirichlet vertices: identity rows and columns, zero velocity.
-  std::vector<bool> fixed(3 * n, false);
-  for (int a : body.fixed_vertices) {
-    for (int i = 0; i < 3; ++i) fixed[3 * a + i] = true;
-  }
-  for (int k = 0; k < out.A.outerSize(); ++k) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(out.A, k); it; ++it) {
-      if (fixed[it.row()] || fixed[it.col()]) it.valueRef() = it.row() == it.col() ? 1.0 : 0.0;
-    }
-  }
-  for (int i = 0; i < 3 * n; ++i) {
-    if (fixed[i]) rhs[i] = 0;
-  }
+  out.rhs = M * v0 + dt * (Flat(elastic.forces) + GravityForces(body, m3)) -
+            (1 - theta) * dt * dt * (elastic.K * v0);
+  ApplyDirichlet(FixedDofs(body), out.A, out.rhs);
   return out;
+}
+
+// Nonlinear materials: Newton on m(v) = 0 with the PSD-projected tangent
+// m'(v) = M + δt D + θ δt² K(x(v)) (Rayleigh D from the stiffness at x0, frozen for the step),
+// backtracking on ‖m‖. The step's linear model is then A = m'(v*), rhs = A v*.
+FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) {
+  const Eigen::VectorXd m3 = LumpedMass3(body);
+  const Eigen::SparseMatrix<double> M = Diagonal(m3);
+  const std::vector<bool> fixed = FixedDofs(body);
+  const ElasticResponse at_start = CalcElasticResponse(body, state, state.x);
+  const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * at_start.K;
+  const Eigen::VectorXd v0 = state.Velocities(), f_g = GravityForces(body, m3);
+  const double theta = body.position_theta;
+  const auto positions = [&](const Eigen::VectorXd& v) {
+    const Eigen::VectorXd x = Flat(state.x) + dt * ((1 - theta) * v0 + theta * v);
+    return Eigen::Matrix3Xd(Eigen::Map<const Eigen::Matrix3Xd>(x.data(), 3, x.size() / 3));
+  };
+  const auto residual = [&](const Eigen::VectorXd& v, const ElasticResponse& e) {
+    Eigen::VectorXd r = M * (v - v0) - dt * (Flat(e.forces) + f_g - D * v);
+    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = fixed[i] ? v[i] : r[i];
+    return r;
+  };
+  FemStepSystem out;
+  Eigen::VectorXd v = v0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = fixed[i] ? 0.0 : v[i];
+  ElasticResponse e = CalcElasticResponse(body, state, positions(v));
+  Eigen::VectorXd r = residual(v, e);
+  const double scale = (M * v0).norm() + dt * f_g.norm() + dt * Flat(at_start.forces).norm();
+  const double tolerance = 1e-8 * scale + 1e-14;
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt;
+  for (out.newton_iterations = 0;; ++out.newton_iterations) {
+    out.A = M + dt * D + theta * dt * dt * e.K;
+    Eigen::VectorXd unused = Eigen::VectorXd::Zero(v.size());
+    ApplyDirichlet(fixed, out.A, unused);
+    if (e.finite && r.norm() <= tolerance) break;
+    if (out.newton_iterations == 30 || !e.finite) {
+      out.converged = false;
+      out.message = fmt::format(
+          "deformable body '{}': Newton on the free motion stopped after {} iterations with "
+          "residual {:.3g} N s ({}); reduce the time step",
+          body.name, out.newton_iterations, r.norm(),
+          e.finite ? "not converged" : "an element inverted or the stress is not finite");
+      break;
+    }
+    llt.compute(out.A);
+    const Eigen::VectorXd dv = -llt.solve(r);
+    double alpha = 1;
+    for (; alpha > 1e-6; alpha *= 0.5) {
+      const ElasticResponse trial = CalcElasticResponse(body, state, positions(v + alpha * dv));
+      const Eigen::VectorXd r_trial = residual(v + alpha * dv, trial);
+      if (trial.finite && r_trial.norm() < (1 - 1e-4 * alpha) * r.norm()) {
+        e = trial;
+        r = r_trial;
+        break;
+      }
+    }
+    v += alpha * dv;
+    if (alpha <= 1e-6) e = CalcElasticResponse(body, state, positions(v)), r = residual(v, e);
+  }
+  out.rhs = out.A * v;
+  return out;
+}
+
+}  // namespace
+
+ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
+                                    const Eigen::Matrix3Xd& x) {
+  ElasticResponse out;
+  const int n = body.rest.num_vertices();
+  if (body.model == MaterialModel::kCorotatedLinear) {
+    out.forces = ElasticForces(body.tets, x, state.R0, body.material);
+    out.K = StiffnessMatrix(body.tets, n, state.R0, body.material);
+    out.energy = ElasticEnergy(body.tets, x, state.R0, body.material);
+    return out;
+  }
+  std::vector<MaterialPoint> points(body.tets.size());
+  for (std::size_t e = 0; e < body.tets.size(); ++e) {
+    const Eigen::Matrix3d F = DeformationGradient(body.tets[e], x);
+    points[e] = body.model == MaterialModel::kStableNeoHookean
+                    ? EvaluateStableNeoHookean(F, body.material.Mu(), body.material.Lambda())
+                    : EvaluateMooneyRivlin(F, body.mooney_rivlin);
+    out.energy += body.tets[e].volume * points[e].energy;
+  }
+  out.forces = AssembleForces(body.tets, n, [&](int e) { return points[e].P; });
+  out.K = AssembleStiffness(body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); });
+  out.finite = std::isfinite(out.energy) && out.forces.allFinite();
+  return out;
+}
+
+FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt) {
+  return body.model == MaterialModel::kCorotatedLinear ? LinearStep(body, state, dt)
+                                                       : NewtonStep(body, state, dt);
 }
 
 double CalcEnergy(const FemBody& body, const FemState& state) {
   const Eigen::VectorXd m = LumpedMass(body.tets, body.rest.num_vertices(), body.density);
-  double energy = ElasticEnergy(body.tets, state.x, state.R0, body.material);
+  double energy = CalcElasticResponse(body, state, state.x).energy;
   for (int a = 0; a < body.rest.num_vertices(); ++a) {
     energy += m[a] * (0.5 * state.v.col(a).squaredNorm() - body.gravity.dot(state.x.col(a)));
   }
@@ -113,7 +241,7 @@ FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, doub
   FemFreeMotion out;
   FemStepSystem system = AssembleFemStep(body, state, dt);
   const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(system.A);
-  out.ok = llt.info() == Eigen::Success;
+  out.ok = system.converged && llt.info() == Eigen::Success;
   out.v_star = out.ok ? Eigen::VectorXd(llt.solve(system.rhs)) : state.Velocities();
   out.A = std::move(system.A);
   return out;

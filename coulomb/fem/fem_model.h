@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "coulomb/fem/corotated_linear.h"
+#include "coulomb/fem/hyperelastic.h"
 #include "coulomb/fem/tet_mesh.h"
 
 namespace coulomb::fem {
@@ -32,7 +33,11 @@ struct FemBody {
   std::vector<int> fixed_vertices;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double position_theta = 1.0;  // θ_vq in [½, 1]
-  double friction = 0.5;        // Coulomb coefficient of the surface, combined like rigid materials
+  // The material law: corotated linear (paper 2's default, uses `material`), stable
+  // Neo-Hookean (Lamé parameters from `material`) or Mooney–Rivlin (`mooney_rivlin`).
+  MaterialModel model = MaterialModel::kCorotatedLinear;
+  MooneyRivlin mooney_rivlin;
+  double friction = 0.5;  // Coulomb coefficient of the surface, combined like rigid materials
   // The outward boundary (BoundaryFaces(rest)) and its vertices, sorted: the contact surface.
   std::vector<Eigen::Vector3i> surface;
   std::vector<int> surface_vertices;
@@ -55,9 +60,14 @@ FemState MakeRestState(const FemBody& body);
 // The linearized momentum balance of one step, A v = rhs + Jᵀ γ over the 3n velocities, with
 // fixed vertices' rows and columns replaced by the identity (their velocity is 0). Its solution
 // without contact is the free motion v*.
+// Nonlinear materials find v* by Newton first and linearize there (A = tangent at v*,
+// rhs = A v*), so SAP sees the same linear model either way (spec §0).
 struct FemStepSystem {
   Eigen::SparseMatrix<double> A;
   Eigen::VectorXd rhs;
+  bool converged = true;  // false: Newton failed; `message` says why and what to change
+  int newton_iterations = 0;
+  std::string message;
 };
 FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt);
 
@@ -69,6 +79,17 @@ struct FemFreeMotion {
   bool ok = true;
 };
 FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt);
+
+// The material's elastic forces (3 × n, N), stiffness (3n × 3n, PSD; for nonlinear materials
+// the tangent projected per element) and energy (J) at positions x.
+struct ElasticResponse {
+  Eigen::Matrix3Xd forces;
+  Eigen::SparseMatrix<double> K;
+  double energy = 0;
+  bool finite = true;
+};
+ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
+                                    const Eigen::Matrix3Xd& x);
 
 // Kinetic (lumped mass) + gravitational + elastic energy, J.
 double CalcEnergy(const FemBody& body, const FemState& state);

@@ -9,7 +9,6 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
-#include <Eigen/SparseCholesky>
 #include <memory>
 #include <vector>
 
@@ -19,6 +18,9 @@ class SchurComplement {
  public:
   // `participating`: DoF indices (sorted, unique) that stay; every other DoF is eliminated.
   SchurComplement(const Eigen::SparseMatrix<double>& A, std::vector<int> participating);
+  ~SchurComplement();
+  SchurComplement(const SchurComplement&) = delete;
+  SchurComplement& operator=(const SchurComplement&) = delete;
   bool ok() const { return ok_; }
   const Eigen::MatrixXd& reduced() const { return A_hat_; }  // Â, p × p
   const std::vector<int>& participating() const { return participating_; }
@@ -30,7 +32,11 @@ class SchurComplement {
 
  private:
   std::vector<int> participating_, eliminated_;
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> nn_;
+  // CHOLMOD's supernodal Cholesky of A_nn (its AMD ordering), kept out of this header: X =
+  // A_nn⁻¹ A_np has as many right-hand sides as participating DoFs, which its dense supernodes
+  // solve with BLAS 3.
+  struct Factor;
+  std::unique_ptr<Factor> nn_;
   Eigen::SparseMatrix<double> A_np_;
   Eigen::MatrixXd X_;  // A_nn⁻¹ A_np, n × p
   Eigen::MatrixXd A_hat_;

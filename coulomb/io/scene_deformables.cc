@@ -91,9 +91,9 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
 
 void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data& data,
              sim::Scene& scene) {
-  f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "youngs_modulus",
-               "poisson_ratio", "density", "mass_damping", "stiffness_damping", "friction", "color",
-               "fixed", "attach"});
+  f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "material", "youngs_modulus",
+               "poisson_ratio", "mooney_rivlin", "density", "mass_damping", "stiffness_damping",
+               "friction", "color", "fixed", "attach"});
   const int d = static_cast<int>(scene.deformables.bodies.size());
   fem::LinearElasticity material;
   material.youngs_modulus = OptionalDouble(f, "youngs_modulus", material.youngs_modulus);
@@ -106,6 +106,19 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
   const Eigen::Vector3d p = OptionalVector3(f, "position", Eigen::Vector3d::Zero());
   body.rest.vertices = (R * body.rest.vertices).colwise() + p;
   body.tets = fem::MakeLinearTets(body.rest);
+  if (f.Has("material")) {
+    const auto model = fem::ParseMaterialModel(f["material"].String());
+    if (!model) f["material"].Fail("unknown material (corotated, neohookean, mooney_rivlin)");
+    body.model = *model;
+  }
+  if (body.model == fem::MaterialModel::kMooneyRivlin) {
+    if (!f.Has("mooney_rivlin"))
+      f.Fail("material mooney_rivlin needs mooney_rivlin: {c1, c2, bulk_modulus}");
+    const Field m = f["mooney_rivlin"];
+    m.CheckKeys({"c1", "c2", "bulk_modulus"});
+    body.mooney_rivlin = {OptionalDouble(m, "c1", 0), OptionalDouble(m, "c2", 0),
+                          m["bulk_modulus"].Double()};
+  }
   body.mass_damping = OptionalDouble(f, "mass_damping", 0);
   body.stiffness_damping = OptionalDouble(f, "stiffness_damping", 0);
   body.friction = OptionalDouble(f, "friction", 0.5);

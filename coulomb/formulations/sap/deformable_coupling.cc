@@ -68,6 +68,7 @@ std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<Deforma
     const fem::FemBody& body = in.deformables->bodies[d];
     DeformableClique& b = bodies[d];
     b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
+    if (!b.system.converged) return b.system.message;
     b.vertices = participating[d];
     if (b.vertices.empty()) {
       const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(b.system.A);
