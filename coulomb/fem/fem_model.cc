@@ -243,7 +243,7 @@ FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, doub
   const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(system.A);
   out.ok = system.converged && llt.info() == Eigen::Success;
   out.v_star = out.ok ? Eigen::VectorXd(llt.solve(system.rhs)) : state.Velocities();
-  out.A = std::move(system.A);
+  out.A.swap(system.A);
   return out;
 }
 
