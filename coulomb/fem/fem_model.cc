@@ -105,6 +105,13 @@ Eigen::VectorXd LumpedMass3(const FemBody& body) {
   return m3;
 }
 
+// The mass matrix the body asks for: lumped (diagonal) or the exact consistent one. Gravity is
+// the same for both (a consistent load of a uniform field equals the lumped one).
+Eigen::SparseMatrix<double> MassMatrix(const FemBody& body, const Eigen::VectorXd& m3) {
+  return body.consistent_mass ? ConsistentMass(body.tets, body.rest.num_vertices(), body.density)
+                              : Diagonal(m3);
+}
+
 // Gravity on the lumped masses, 3n.
 Eigen::VectorXd GravityForces(const FemBody& body, const Eigen::VectorXd& m3) {
   Eigen::VectorXd g(m3.size());
@@ -124,7 +131,7 @@ Eigen::Map<const Eigen::VectorXd> Flat(const Eigen::Matrix3Xd& x) {
 FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) {
   const Eigen::VectorXd m3 = LumpedMass3(body);
   const ElasticResponse elastic = CalcElasticResponse(body, state, state.x);
-  const Eigen::SparseMatrix<double> M = Diagonal(m3);
+  const Eigen::SparseMatrix<double> M = MassMatrix(body, m3);
   const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * elastic.K;
   const double theta = body.position_theta;
   FemStepSystem out;
@@ -141,7 +148,7 @@ FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) 
 // backtracking on ‖m‖. The step's linear model is then A = m'(v*), rhs = A v*.
 FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) {
   const Eigen::VectorXd m3 = LumpedMass3(body);
-  const Eigen::SparseMatrix<double> M = Diagonal(m3);
+  const Eigen::SparseMatrix<double> M = MassMatrix(body, m3);
   const std::vector<bool> fixed = FixedDofs(body);
   const ElasticResponse at_start = CalcElasticResponse(body, state, state.x);
   const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * at_start.K;
@@ -229,10 +236,12 @@ FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double
 }
 
 double CalcEnergy(const FemBody& body, const FemState& state) {
-  const Eigen::VectorXd m = LumpedMass(body.tets, body.rest.num_vertices(), body.density);
-  double energy = CalcElasticResponse(body, state, state.x).energy;
+  const Eigen::VectorXd m3 = LumpedMass3(body);
+  const Eigen::VectorXd v = state.Velocities();
+  double energy =
+      CalcElasticResponse(body, state, state.x).energy + 0.5 * v.dot(MassMatrix(body, m3) * v);
   for (int a = 0; a < body.rest.num_vertices(); ++a) {
-    energy += m[a] * (0.5 * state.v.col(a).squaredNorm() - body.gravity.dot(state.x.col(a)));
+    energy -= m3[3 * a] * body.gravity.dot(state.x.col(a));
   }
   return energy;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // One volumetric deformable body (paper 2; spec sap-and-deformables.md §0 and §2.2): a tet mesh
-// with the corotated linear material, lumped mass, Rayleigh damping D = α M + β K, gravity, and
-// Dirichlet (fixed) vertices, integrated by paper 2's θ-method with forces at the end of the
-// step (θ = 1) and positions x = x0 + δt ((1 − θ_vq) v0 + θ_vq v). The momentum residual is
-// linear in v within a step (R0 frozen), so the free motion v* is one linear solve with
+// with the corotated linear material (or a nonlinear one), lumped or consistent mass, Rayleigh
+// damping D = α M + β K, gravity, and Dirichlet (fixed) vertices, integrated by paper 2's θ-method
+// with forces at the end of the step (θ = 1) and positions x = x0 + δt ((1 − θ_vq) v0 + θ_vq v).
+// The momentum residual is linear in v within a step (R0 frozen), so the free motion v* is one
+// linear solve with
 //   A = M + δt D + θ_vq δt² K.
 // θ_vq = 1 (backward Euler, our default) moves vertices like rigid bodies move (q = q0 + δt v)
 // and like SAP's constraints assume (g = g0 + δt J v), so an attachment between a vertex and a
@@ -28,6 +29,7 @@ struct FemBody {
   std::vector<LinearTet> tets;  // MakeLinearTets(rest)
   LinearElasticity material;
   double density = 1000;         // kg/m³
+  bool consistent_mass = false;  // the exact consistent mass instead of the lumped one
   double mass_damping = 0;       // α, 1/s
   double stiffness_damping = 0;  // β, s
   std::vector<int> fixed_vertices;

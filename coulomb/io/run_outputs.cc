@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 namespace coulomb::io {
 namespace {
@@ -107,6 +109,53 @@ std::string FormatSummaryJson(const sim::RunSummary& s) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+// A NumPy .npy file (format 1.0): little-endian float32 ('<f4') or int32 ('<i4') in C order.
+template <class T>
+std::string Npy(const std::vector<T>& values, const std::vector<std::size_t>& shape) {
+  std::string dims;
+  for (const std::size_t d : shape) dims += fmt::format("{}, ", d);
+  if (shape.size() > 1) dims.resize(dims.size() - 2);
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}",
+                                   std::is_same_v<T, float> ? "<f4" : "<i4", dims);
+  header.append(63 - (10 + header.size()) % 64, ' ');  // pad the preamble to 64 bytes
+  header += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  const std::size_t at = out.size();
+  out.resize(at + values.size() * sizeof(T));
+  std::memcpy(out.data() + at, values.data(), values.size() * sizeof(T));
+  return out;
+}
+
+// Per deformable body: deformable_<name>_x.npy (frames × vertices × 3, m, float32) and
+// deformable_<name>_tets.npy (elements × 4 vertex indices).
+std::vector<std::pair<std::string, std::string>> DeformableFiles(const sim::Scene& scene,
+                                                                 const sim::Recording& recording) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
+    const fem::FemBody& body = scene.deformables.bodies[d];
+    const auto n = static_cast<std::size_t>(body.rest.num_vertices());
+    std::vector<float> x;
+    x.reserve(recording.frames.size() * n * 3);
+    for (const sim::Frame& f : recording.frames) {
+      x.insert(x.end(), f.deformables[d].data(), f.deformables[d].data() + 3 * n);
+    }
+    const std::vector<int> tets(body.rest.tets.data(),
+                                body.rest.tets.data() + body.rest.tets.size());
+    files.emplace_back("deformable_" + body.name + "_x.npy",
+                       Npy(x, {recording.frames.size(), n, 3}));
+    files.emplace_back("deformable_" + body.name + "_tets.npy",
+                       Npy(tets, {static_cast<std::size_t>(body.rest.num_tets()), 4}));
+  }
+  return files;
+}
+
+}  // namespace
+
 std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
                                           const sim::RunSummary& summary,
                                           const std::string& directory, bool overwrite) {
@@ -115,7 +164,10 @@ std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Re
   if (ec) return InputError{directory, 0, "", "cannot create the directory: " + ec.message()};
   const std::filesystem::path dir(directory);
   // Check every target first so that a refusal leaves no half-written set behind.
-  for (const char* name : {"trajectory.csv", "steps.csv", "summary.json"}) {
+  const auto deformables = DeformableFiles(scene, recording);
+  std::vector<std::string> names = {"trajectory.csv", "steps.csv", "summary.json"};
+  for (const auto& file : deformables) names.push_back(file.first);
+  for (const std::string& name : names) {
     if (!overwrite && std::filesystem::exists(dir / name, ec)) {
       return InputError{(dir / name).string(), 0, "",
                         "already exists; refusing to overwrite it (use --force)"};
@@ -124,6 +176,9 @@ std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Re
   if (auto e = WriteText(dir / "trajectory.csv", TrajectoryCsv(scene, recording), overwrite))
     return e;
   if (auto e = WriteText(dir / "steps.csv", StepsCsv(recording), overwrite)) return e;
+  for (const auto& [name, bytes] : deformables) {
+    if (auto e = WriteText(dir / name, bytes, overwrite)) return e;
+  }
   return WriteText(dir / "summary.json", FormatSummaryJson(summary), overwrite);
 }
 

@@ -4,7 +4,9 @@
 //    (columns named body.coordinate, floating joints as x y z qw qx qy qz), then every v;
 //  * steps.csv      — one row per step: step, time, contacts, status, iterations, residual,
 //    max_penetration_m, and the stage times in µs;
-//  * summary.json   — RunSummary as one JSON object.
+//  * summary.json   — RunSummary as one JSON object;
+//  * deformable_<name>_x.npy / _tets.npy — per FEM body, vertex positions per frame (float32)
+//    and its elements (int32), as NumPy arrays.
 // Existing files are never replaced unless `overwrite`.
 
 #include <optional>

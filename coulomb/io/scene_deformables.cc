@@ -92,8 +92,8 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
 void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data& data,
              sim::Scene& scene) {
   f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "material", "youngs_modulus",
-               "poisson_ratio", "mooney_rivlin", "density", "mass_damping", "stiffness_damping",
-               "friction", "color", "fixed", "attach"});
+               "poisson_ratio", "mooney_rivlin", "density", "mass", "mass_damping",
+               "stiffness_damping", "friction", "color", "fixed", "attach"});
   const int d = static_cast<int>(scene.deformables.bodies.size());
   fem::LinearElasticity material;
   material.youngs_modulus = OptionalDouble(f, "youngs_modulus", material.youngs_modulus);
@@ -118,6 +118,12 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
     m.CheckKeys({"c1", "c2", "bulk_modulus"});
     body.mooney_rivlin = {OptionalDouble(m, "c1", 0), OptionalDouble(m, "c2", 0),
                           m["bulk_modulus"].Double()};
+  }
+  if (f.Has("mass")) {
+    const std::string mass = f["mass"].String();
+    if (mass != "lumped" && mass != "consistent")
+      f["mass"].Fail("mass is 'lumped' or 'consistent'");
+    body.consistent_mass = mass == "consistent";
   }
   body.mass_damping = OptionalDouble(f, "mass_damping", 0);
   body.stiffness_damping = OptionalDouble(f, "stiffness_damping", 0);

@@ -146,6 +146,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
         frame.time = before.time;
         frame.q = before.q;
         frame.v = before.v;
+        frame.deformables = before.deformables;
         recording->frames.push_back(std::move(frame));
       }
     }

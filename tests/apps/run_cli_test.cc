@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -47,6 +50,38 @@ TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
   EXPECT_NE(r.out.find("refusing to overwrite"), std::string::npos) << r.out;
   r = RunCli("run " + kIncline + " --duration 0.1 --quiet --force --out " + out);
   EXPECT_EQ(r.code, 0) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_soft";
+  std::filesystem::remove_all(dir);
+  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml";
+  Result r = RunCli("run " + scene + " --duration 0.05 --quiet --out " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  // deformable_ball_x.npy: the NumPy header, then 11 frames × 343 vertices × 3 float32.
+  std::ifstream file(dir / "deformable_ball_x.npy", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 10u);
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  const std::size_t header =
+      static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
+  EXPECT_EQ((10 + header) % 64, 0u);
+  EXPECT_NE(bytes.find("'shape': (11, 343, 3)"), std::string::npos);
+  EXPECT_EQ(bytes.size(), 10 + header + 11 * 343 * 3 * sizeof(float));
+  // The first frame is the placed rest mesh: its lowest vertex at 0.3 − 0.1 m.
+  float lowest = 1e9f;
+  for (std::size_t v = 0; v < 343; ++v) {
+    float z = 0;
+    std::memcpy(&z, bytes.data() + 10 + header + (3 * v + 2) * sizeof(float), sizeof z);
+    lowest = std::min(lowest, z);
+  }
+  EXPECT_NEAR(lowest, 0.2, 1e-6);
+  EXPECT_TRUE(std::filesystem::exists(dir / "deformable_ball_tets.npy"));
+  // The cone formulation cannot couple deformable bodies: a clear error, exit 2.
+  r = RunCli("run " + scene + " --formulation cone --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("sap formulation"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 
