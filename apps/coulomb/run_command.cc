@@ -127,11 +127,28 @@ int RunInfo(const std::string& scene_path) {
     fmt::print("    {:<24} {:<10} on {:<16} mu {}\n", g.name, geometry::ShapeName(g.shape),
                g.body < 0 ? std::string("world") : scene.model.bodies[g.body].name, g.friction);
   }
+  const fem::DeformableModel& soft = scene.deformables;
+  if (!soft.empty()) {
+    fmt::print("  {} deformable bodies, {} vertex attachments\n", soft.bodies.size(),
+               soft.attachments.size());
+  }
+  for (const fem::FemBody& b : soft.bodies) {
+    fmt::print(
+        "    {:<24} {} vertices, {} tets, {} fixed, {}, E {:.4g} Pa, nu {}, mass {:.6g} kg\n",
+        b.name, b.rest.num_vertices(), b.rest.num_tets(), b.fixed_vertices.size(),
+        fem::ToString(b.model), b.material.youngs_modulus, b.material.poisson_ratio,
+        b.density * fem::TotalVolume(b.rest));
+  }
   multibody::Data data = multibody::MakeData(scene.model);
   multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
   const geometry::ContactDetection detection = geometry::FindContacts(scene.world, data.X_world);
   fmt::print("  contacts at t = 0: {} ({} unsupported shape pairs)\n",
              detection.contacts.contacts.size(), detection.unsupported_pairs);
+  if (!soft.empty()) {
+    const auto vertex_contacts = fem::FindDeformableContacts(
+        soft, scene.initial.deformables, scene.world, data.X_world, scene.world.margin);
+    fmt::print("  deformable vertex contacts at t = 0: {}\n", vertex_contacts.size());
+  }
   fmt::print("  time step {} s, duration {} s ({} steps), formulation {}, {} actuators\n",
              scene.time_step, scene.duration, scene.NumSteps(),
              sim::ToString(scene.settings.formulation), scene.actuators.size());

@@ -136,6 +136,14 @@ TEST(RunCli, InfoSummarizesTheModel) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("nq = 7, nv = 6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("contacts at t = 0: 4"), std::string::npos) << r.out;
+  const Result soft =
+      RunCli("info " + std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml");
+  ASSERT_EQ(soft.code, 0) << soft.out;
+  EXPECT_NE(soft.out.find("3 deformable bodies"), std::string::npos) << soft.out;
+  EXPECT_NE(soft.out.find("343 vertices, 1296 tets"), std::string::npos) << soft.out;
+  // The blocks rest on nothing at t = 0; the crate sits on the ground.
+  EXPECT_NE(soft.out.find("deformable vertex contacts at t = 0: 0"), std::string::npos)
+      << soft.out;
 }
 
 }  // namespace
