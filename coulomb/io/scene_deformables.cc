@@ -43,7 +43,7 @@ fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
     Expected<TetMeshFile> file = ReadTetMeshFile(path);
     if (!file.ok()) f["path"].Fail(file.error().ToString());
     fem::TetMesh mesh = std::move(file.value().mesh);
-    mesh.vertices *= OptionalDouble(f, "scale", 1.0);
+    mesh.vertices *= f.Has("scale") ? f["scale"].DoubleIn(1e-9, 1e9) : 1.0;
     return mesh;
   }
   f["type"].Fail("unknown mesh type '" + type + "' (box, ball, cylinder, file)");

@@ -107,6 +107,14 @@ TEST(SceneFile, DeformableBodies) {
   EXPECT_EQ(e.field, "deformables[0].fixed");
   e = ErrorOf(head + "  - {mesh: {type: file, path: nowhere.msh}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.path");
+  const std::string teddy =
+      std::string(COULOMB_SHARED_DATA) + "/drake/examples/multibody/deformable/models/teddy.vtk";
+  e = ErrorOf(head + "  - {mesh: {type: file, path: \"" + teddy + "\", scale: 0}}\n");
+  EXPECT_EQ(e.field, "deformables[0].mesh.scale");
+  e = ErrorOf(head + "  - {mesh: {type: ball, radius: 0.1}, friction: -0.5}\n");
+  EXPECT_NE(e.reason.find("friction"), std::string::npos) << e.reason;
+  e = ErrorOf(head + "  - {mesh: {type: ball, radius: 0.1}, material: mooney_rivlin}\n");
+  EXPECT_NE(e.reason.find("mooney_rivlin:"), std::string::npos) << e.reason;
   e = ErrorOf(head +
               "  - {mesh: {type: ball, radius: 0.1}, attach: [{body: arm, min: [-1, -1, -1], max: "
               "[1, 1, 1]}]}\n");
