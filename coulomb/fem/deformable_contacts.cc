@@ -1,5 +1,7 @@
 #include "coulomb/fem/deformable_contacts.h"
 
+#include <variant>
+
 #include "coulomb/geometry/broad_phase.h"
 #include "coulomb/geometry/point_query.h"
 #include "coulomb/geometry/surface_distance.h"
@@ -41,24 +43,38 @@ double MeanEdge(const FemBody& body) {
   return body.surface.empty() ? 1.0 : sum / (3.0 * static_cast<double>(body.surface.size()));
 }
 
+// An upper bound of the speed of any point of geometry g: |v| + |ω| (|p_BG| + its half
+// diagonal), from its body's spatial velocity; 0 for static geometry or without velocities.
+double GeometrySpeed(const geometry::CollisionGeometry& geo,
+                     const std::vector<multibody::Vector6d>& body_velocities) {
+  if (geo.body < 0 || static_cast<std::size_t>(geo.body) >= body_velocities.size()) return 0;
+  if (std::holds_alternative<geometry::HalfSpace>(geo.shape)) return 0;  // static only
+  const geometry::Aabb own = geometry::ComputeAabb(geo.shape, multibody::Transform{}, 0);
+  const double reach = geo.X_BG.p.norm() + 0.5 * (own.upper - own.lower).norm();
+  const multibody::Vector6d& V = body_velocities[geo.body];
+  return V.head<3>().norm() + V.tail<3>().norm() * reach;
+}
+
 void AddRigidContacts(const DeformableModel& model, int d, const FemState& state,
                       const geometry::CollisionWorld& world,
-                      const std::vector<multibody::Transform>& X_world, double margin,
+                      const std::vector<multibody::Transform>& X_world, double margin, double dt,
+                      const std::vector<multibody::Vector6d>& body_velocities,
                       std::vector<DeformableContact>& out) {
   const FemBody& body = model.bodies[d];
-  const geometry::Aabb box = SurfaceBox(body, state, margin);
   for (std::size_t g = 0; g < world.geometries.size(); ++g) {
     const geometry::CollisionGeometry& geo = world.geometries[g];
     if (geo.body >= 0 && IsAttached(model, d, geo.body)) continue;
+    const double reach = margin + dt * GeometrySpeed(geo, body_velocities);
+    const geometry::Aabb box = SurfaceBox(body, state, reach);
     const multibody::Transform X_WG = geo.body >= 0 ? X_world[geo.body] * geo.X_BG : geo.X_BG;
-    const geometry::Aabb shape_box = geometry::ComputeAabb(geo.shape, X_WG, margin);
+    const geometry::Aabb shape_box = geometry::ComputeAabb(geo.shape, X_WG, reach);
     if (!shape_box.Overlaps(box)) continue;
     const multibody::Transform X_GW = X_WG.Inverse();
     for (const int a : body.surface_vertices) {
       const Eigen::Vector3d p = state.x.col(a);
       if (!Contains(shape_box, p) || IsFixed(body, a)) continue;
       const geometry::PointQuery q = geometry::QueryPoint(geo.shape, X_GW.Apply(p));
-      if (q.phi > margin) continue;
+      if (q.phi > reach) continue;
       DeformableContact c;
       c.deformable = d;
       c.vertex = a;
@@ -110,11 +126,12 @@ void AddDeformableContacts(const DeformableModel& model, const std::vector<FemSt
 std::vector<DeformableContact> FindDeformableContacts(
     const DeformableModel& model, const std::vector<FemState>& states,
     const geometry::CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
-    double margin, double dt) {
+    double margin, double dt, const std::vector<multibody::Vector6d>& body_velocities) {
   std::vector<DeformableContact> out;
   for (std::size_t d = 0; d < model.bodies.size(); ++d) {
     const double reach = margin + dt * states[d].v.colwise().norm().maxCoeff();
-    AddRigidContacts(model, static_cast<int>(d), states[d], world, X_world, reach, out);
+    AddRigidContacts(model, static_cast<int>(d), states[d], world, X_world, reach, dt,
+                     body_velocities, out);
     AddDeformableContacts(model, states, static_cast<int>(d), reach, out);
   }
   return out;

@@ -32,13 +32,14 @@ struct DeformableContact {
 };
 
 // Every vertex contact within the search distance, in a deterministic order: bodies, then rigid
-// geometries, then other deformables, then vertices. The search distance of a body is
-// `margin` (m) plus how far its fastest vertex moves in `dt`, so a vertex that will hit a
-// surface within the step is already a (speculative) contact: SAP leaves it inactive unless the
-// gap would close, and impacts do not tunnel a step deep.
+// geometries, then other deformables, then vertices. The search distance is `margin` (m) plus
+// how far the body's fastest vertex, and the other side's fastest point (rigid bodies: from
+// `body_velocities`, spatial (v, ω) in the body frame as multibody::Data keeps them), move in
+// `dt`: a vertex that will meet a surface within the step is already a (speculative) contact,
+// which SAP leaves inactive unless the gap would close, so impacts do not tunnel.
 std::vector<DeformableContact> FindDeformableContacts(
     const DeformableModel& model, const std::vector<FemState>& states,
     const geometry::CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
-    double margin, double dt = 0);
+    double margin, double dt = 0, const std::vector<multibody::Vector6d>& body_velocities = {});
 
 }  // namespace coulomb::fem

@@ -28,11 +28,12 @@ struct FemBody {
   TetMesh rest;
   std::vector<LinearTet> tets;  // MakeLinearTets(rest)
   LinearElasticity material;
-  double density = 1000;         // kg/m³
-  bool consistent_mass = false;  // the exact consistent mass instead of the lumped one
-  double mass_damping = 0;       // α, 1/s
-  double stiffness_damping = 0;  // β, s
-  std::vector<int> fixed_vertices;
+  double density = 1000;            // kg/m³
+  bool consistent_mass = false;     // the exact consistent mass instead of the lumped one
+  double mass_damping = 0;          // α, 1/s
+  double stiffness_damping = 0;     // β, s
+  std::vector<int> fixed_vertices;  // Dirichlet: all three components still
+  std::vector<int> fixed_dofs;      // single components 3a + i (plane strain fixes every z)
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double position_theta = 1.0;  // θ_vq in [½, 1]
   // The material law: corotated linear (paper 2's default, uses `material`), stable

@@ -51,7 +51,7 @@ fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
 
 // The vertices of `x` inside the world box {min, max}; at least one, or a failure.
 std::vector<int> VerticesIn(const Field& f, const Eigen::Matrix3Xd& x) {
-  f.CheckKeys({"min", "max", "body"});
+  f.CheckKeys({"min", "max", "body", "axes"});
   const Eigen::Vector3d lo = f["min"].Vector3(), hi = f["max"].Vector3();
   std::vector<int> out;
   for (int a = 0; a < x.cols(); ++a) {
@@ -129,11 +129,27 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
   body.stiffness_damping = OptionalDouble(f, "stiffness_damping", 0);
   body.friction = OptionalDouble(f, "friction", 0.5);
   body.gravity = scene.model.gravity;
-  if (f.Has("fixed")) body.fixed_vertices = VerticesIn(f["fixed"], body.rest.vertices);
+  if (f.Has("fixed")) {
+    const Field fixed = f["fixed"];
+    const std::vector<int> vertices = VerticesIn(fixed, body.rest.vertices);
+    const std::string axes = OptionalString(fixed, "axes", "xyz");
+    if (axes.empty() || axes.find_first_not_of("xyz") != std::string::npos) {
+      fixed["axes"].Fail("axes is a subset of 'xyz' (the world components held still)");
+    }
+    if (axes.find('x') != std::string::npos && axes.find('y') != std::string::npos &&
+        axes.find('z') != std::string::npos) {
+      body.fixed_vertices = vertices;
+    } else {
+      for (const int a : vertices) {
+        for (const char axis : axes) body.fixed_dofs.push_back(3 * a + (axis - 'x'));
+      }
+    }
+  }
   if (std::string defect = fem::ValidateFemBody(body); !defect.empty()) f.Fail(defect);
   fem::FemState state = fem::MakeRestState(body);
   state.v.colwise() = OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
   for (const int a : body.fixed_vertices) state.v.col(a).setZero();
+  for (const int dof : body.fixed_dofs) state.v(dof % 3, dof / 3) = 0;
   scene.deformables.bodies.push_back(std::move(body));
   scene.initial.deformables.push_back(std::move(state));
   scene.deformable_colors.push_back(OptionalString(f, "color", "#e07a9a"));

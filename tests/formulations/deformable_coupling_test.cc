@@ -321,6 +321,30 @@ deformables:
   EXPECT_GT(state.deformables[0].x.row(2).minCoeff(), -5e-3);       // and stayed on top of it
 }
 
+TEST(DeformableCoupling, FixedComponentsStayStillUnderFrictionalContact) {
+  // Every vertex held in z (plane strain), gravity pulling along −y and +z onto a frictional
+  // floor: the floor carries the weight in y, and friction must not move the held z.
+  const sim::Scene scene = Load(R"(
+coulomb: 1
+time_step: 0.01
+gravity: [0, -9.81, 3.0]
+bodies:
+  - {name: floor, joint: fixed, shapes: [{type: halfspace, orientation: {rpy: [-1.5707963267948966, 0, 0]}, friction: 0.8}]}
+deformables:
+  - {name: slab, mesh: {type: box, size: [0.2, 0.1, 0.04], cells: [4, 2, 2]}, position: [0, 0.051, 0],
+     youngs_modulus: 1.0e5, stiffness_damping: 0.01, friction: 0.8,
+     fixed: {min: [-1, -1, -1], max: [1, 1, 1], axes: z}}
+)");
+  ASSERT_EQ(scene.deformables.bodies[0].fixed_dofs.size(),
+            static_cast<std::size_t>(scene.deformables.bodies[0].rest.num_vertices()));
+  sim::State state = scene.initial;
+  const sim::StepReport last = StepScene(scene, state, 100);
+  EXPECT_EQ(state.deformables[0].x.row(2), scene.deformables.bodies[0].rest.vertices.row(2));
+  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).y(), weight_impulse, 1e-3 * weight_impulse);
+  EXPECT_LT(std::abs(ImpulseOn(last, 0, -1, -1).z()), 1e-9 * weight_impulse);
+}
+
 TEST(DeformableCoupling, RunsAreBitIdentical) {
   const sim::Scene scene = Load(std::string(kGround) + R"(
 duration: 0.3

@@ -124,8 +124,9 @@ TEST(SceneFile, DeformableBodies) {
 }
 
 TEST(SceneFile, ReadsEveryExample) {
-  for (const char* name : {"incline", "incline_stick", "rolling_ball", "stack", "pyramid", "bin",
-                           "painleve_rod", "newtons_cradle", "iiwa_hold", "soft_ball"}) {
+  for (const char* name :
+       {"incline", "incline_stick", "rolling_ball", "stack", "pyramid", "bin", "painleve_rod",
+        "newtons_cradle", "iiwa_hold", "soft_ball", "cylinder_crush"}) {
     const auto scene =
         io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
     EXPECT_TRUE(scene.ok()) << name << ": " << scene.error().ToString();

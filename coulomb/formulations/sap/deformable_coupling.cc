@@ -25,6 +25,7 @@ struct DeformableClique {
   int clique = -1;
   int start = 0;  // first participating velocity in the SAP problem
   // The column of vertex a's x velocity inside the clique.
+  std::vector<int> fixed_columns;  // clique columns of single fixed components (fixed_dofs)
   int ColumnOf(int a) const {
     return 3 * static_cast<int>(std::lower_bound(vertices.begin(), vertices.end(), a) -
                                 vertices.begin());
@@ -85,6 +86,11 @@ std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<Deforma
     b.v_star = b.schur->Solve(b.system.rhs);
     b.start = sap.nv();
     b.clique = static_cast<int>(sap.cliques.size());
+    for (const int dof : body.fixed_dofs) {
+      const auto at = std::lower_bound(b.vertices.begin(), b.vertices.end(), dof / 3);
+      if (at != b.vertices.end() && *at == dof / 3)
+        b.fixed_columns.push_back(b.ColumnOf(*at) + dof % 3);
+    }
     sap.cliques.push_back({b.start, b.schur->reduced()});
     const Eigen::Index m = static_cast<Eigen::Index>(3 * b.vertices.size());
     sap.v_star.conservativeResize(b.start + m);
@@ -102,6 +108,12 @@ std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<Deforma
     }
   }
   return "";
+}
+
+// A fixed component must not move: its Jacobian column is zero, so no impulse reaches it (its
+// row of A is the identity, which any impulse would move).
+void ZeroFixedColumns(const DeformableClique& b, Eigen::MatrixXd& J) {
+  for (const int c : b.fixed_columns) J.col(c).setZero();
 }
 
 // The rigid side of a point constraint: −R · J_point of body b at world point p, as the block
@@ -142,6 +154,7 @@ void AddContacts(const CoupledStepInput& in, const SapParams& params,
     jac.clique_a = a.clique;
     jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
     jac.J_a.middleCols<3>(a.ColumnOf(c.vertex)) = Rt;
+    ZeroFixedColumns(a, jac.J_a);
     if (c.other >= 0) {
       const DeformableClique& b = bodies[c.other];
       jac.clique_b = b.clique;
@@ -149,6 +162,7 @@ void AddContacts(const CoupledStepInput& in, const SapParams& params,
       for (int k = 0; k < 3; ++k) {
         if (c.weights[k] > 0) jac.J_b.middleCols<3>(b.ColumnOf(c.face[k])) -= c.weights[k] * Rt;
       }
+      ZeroFixedColumns(b, jac.J_b);
     } else {
       AddRigidSide(in, sap, c.rigid_body, c.point, Rt, jac);
     }
@@ -177,6 +191,7 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
     jac.clique_a = a.clique;
     jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
     jac.J_a.middleCols<3>(a.ColumnOf(at.vertex)).setIdentity();
+    ZeroFixedColumns(a, jac.J_a);
     AddRigidSide(in, sap, at.body, target, Eigen::Matrix3d::Identity(), jac);
     convex::HolonomicParameters holonomic;
     holonomic.g0 = x - target;
