@@ -345,6 +345,28 @@ deformables:
   EXPECT_LT(std::abs(ImpulseOn(last, 0, -1, -1).z()), 1e-9 * weight_impulse);
 }
 
+TEST(DeformableCoupling, AFailedStepReportsWhyAndKeepsEveryArraySized) {
+  // A body whose step matrix cannot be factored (negative density, which scene validation
+  // rejects, forced here): the step fails with a message naming the body, and the report's
+  // arrays still match its contacts, so recording the step is safe.
+  sim::Scene scene = Load(std::string(kGround) + R"(
+deformables:
+  - {name: cube, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [2, 2, 2]}, position: [0, 0, 0.1]}
+)");
+  scene.deformables.bodies[0].density = -1000;
+  multibody::Data data = multibody::MakeData(scene.model);
+  sim::State state = scene.initial;
+  const sim::StepReport r =
+      sim::Step(scene.model, data, scene.world, state, Eigen::VectorXd::Zero(scene.model.nv),
+                scene.time_step, scene.settings, {}, &scene.deformables);
+  EXPECT_NE(r.status, LcpStatus::kSolved);
+  EXPECT_NE(r.message.find("'cube'"), std::string::npos) << r.message;
+  ASSERT_GT(r.deformable_contacts.size(), 0u);
+  EXPECT_EQ(r.deformable_impulses.size(),
+            3 * static_cast<Eigen::Index>(r.deformable_contacts.size()));
+  EXPECT_TRUE(state.deformables[0].x.allFinite());
+}
+
 TEST(DeformableCoupling, RunsAreBitIdentical) {
   const sim::Scene scene = Load(std::string(kGround) + R"(
 duration: 0.3

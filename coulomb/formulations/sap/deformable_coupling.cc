@@ -216,6 +216,9 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
     out.rigid.v_next = in.rigid->v_star;
     out.rigid.impulses = Eigen::VectorXd::Zero(3 * in.rigid->num_contacts());
     for (std::size_t d = 0; d < bodies.size(); ++d) out.v.push_back((*in.states)[d].Velocities());
+    // Sized like a solved step's (zero impulses), so reports and recordings can index them.
+    out.impulses = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(in.contacts->size()));
+    out.contact_velocities = out.impulses;
     return out;
   }
   AddContacts(in, params, bodies, step.sap);
