@@ -18,6 +18,10 @@ packages=(
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)
   coinor-libcbc-dev      # MILP ground truth in `coulomb bench trinkle` only (EPL-1.0)
+  # Peer engines of `coulomb bench peers` (comparison only, never linked into the library):
+  libmujoco-dev          # MuJoCo 2.2 (Apache-2.0)
+  libbullet-dev          # Bullet 3.24, float64 libraries (zlib)
+  libode-dev             # ODE 0.16, double precision (BSD-3 / LGPL-2.1)
 )
 
 sudo_cmd=()

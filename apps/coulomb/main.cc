@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
 #include "apps/coulomb/trinkle_study.h"
@@ -65,6 +66,22 @@ int main(int argc, char** argv) {
                           "also write every data set (pyramid and velocity LCP JSON, FCLib HDF5) "
                           "into this directory; existing files are never overwritten");
 
+  coulomb::peers::PeersBenchOptions peers;
+  CLI::App* peers_cmd = bench_cmd->add_subcommand(
+      "peers", "The same scenes through Coulomb, MuJoCo, Bullet, DART and ODE, side by side");
+  peers_cmd->add_flag("--json", peers.json, "one JSON array of rows on stdout");
+  peers_cmd->add_flag("--quick", peers.quick, "a quarter of each horizon, one repeat");
+  peers_cmd->add_option("--repeats", peers.repeats, "runs per engine and scene (median time)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  peers_cmd->add_option("--scenes", peers.scenes,
+                        "comma-separated: stack_1ms, stack_10ms, bin, incline_mu0.5, "
+                        "incline_mu0.7, mass_ratio, ball_torque, chain (default: all)");
+  peers_cmd->add_option("--engines", peers.engines,
+                        "comma-separated: coulomb, mujoco, bullet, dart, ode (default: all)");
+  peers_cmd->add_option("--out", peers.out, "also write the Markdown report to this file");
+  peers_cmd->add_flag("--force", peers.force, "replace --out if it exists");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -77,6 +94,7 @@ int main(int argc, char** argv) {
     if (run_cmd->parsed()) return coulomb::app::RunScene(run);
     if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
     if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
+    if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
   } catch (const std::exception& e) {
     // The library reports user errors as values; reaching here means memory ran out or a bug.
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -1,0 +1,53 @@
+#pragma once
+// One engine × solver of `coulomb bench peers`: a function from a PeerScene to the poses it
+// produced and what it cost. Adapters (one file per engine) are compiled only when the engine's
+// Debian package is installed; without it the registry lists the engine as not installed.
+
+#include <Eigen/Dense>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "apps/coulomb/peers/peer_scene.h"
+
+namespace coulomb::peers {
+
+// Every body's world pose and velocity at one instant.
+struct PeerFrame {
+  double time = 0;
+  std::vector<Eigen::Vector3d> position;
+  std::vector<Eigen::Quaterniond> orientation;
+  std::vector<Eigen::Vector3d> velocity, angular_velocity;  // world
+};
+
+struct PeerRun {
+  bool ok = true;
+  std::string message;             // why the run failed or was skipped
+  std::vector<PeerFrame> frames;   // the initial state, then one per step
+  std::vector<double> step_seconds;  // wall time of each step call, s
+  double iterations = 0;           // mean solver iterations per step (−1: not reported)
+  double contacts = 0;             // mean contact points per step
+  int failures = 0;                // steps that failed or fell back to another solver
+};
+
+struct PeerEngine {
+  std::string engine;    // "coulomb", "ode", …
+  std::string solver;    // "sap", "quickstep", …
+  std::string version;   // library version, or "" when not installed
+  std::string settings;  // iteration budget, tolerance, stabilisation, cone: printed beside times
+  bool installed = true;
+  std::function<PeerRun(const PeerScene&)> run;
+};
+
+// Appends the frame of a run with the given per-body state; adapters use it after each step.
+PeerFrame MakeFrame(double time, std::size_t num_bodies);
+
+// The registry: Coulomb's formulations first, then each peer (installed or not).
+std::vector<PeerEngine> CoulombEngines();
+std::vector<PeerEngine> OdeEngines();
+std::vector<PeerEngine> BulletEngines();
+std::vector<PeerEngine> MujocoEngines();
+std::vector<PeerEngine> DartEngines();
+std::vector<PeerEngine> AllPeerEngines();
+
+}  // namespace coulomb::peers

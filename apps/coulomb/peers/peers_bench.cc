@@ -1,0 +1,210 @@
+#include "apps/coulomb/peers/peers_bench.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace coulomb::peers {
+namespace {
+
+std::vector<std::string> SplitNames(const std::string& list) {
+  std::vector<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+bool Selected(const std::vector<std::string>& names, const std::string& name) {
+  return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Mean wall time per step (µs) of the steps that end after `from` seconds.
+double MeanStepMicros(const PeerRun& run, const PeerScene& scene, double from) {
+  double sum = 0;
+  int count = 0;
+  for (std::size_t k = 0; k < run.step_seconds.size(); ++k) {
+    if ((k + 1) * scene.time_step <= from + 1e-12) continue;
+    sum += run.step_seconds[k];
+    ++count;
+  }
+  return count > 0 ? 1e6 * sum / count : 0;
+}
+
+std::string Number(double x, int digits = 3) {
+  if (!std::isfinite(x)) return "NaN";
+  return fmt::format("{:.{}g}", x, digits);
+}
+
+std::string StatusCell(const PeerRow& row) {
+  if (row.status == "ok") return row.measures.passed ? "pass" : "**fail**";
+  return row.status;
+}
+
+}  // namespace
+
+PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats) {
+  PeerRow row;
+  row.scene = scene.name;
+  row.engine = engine.engine;
+  row.solver = engine.solver;
+  row.version = engine.version;
+  row.settings = engine.settings;
+  row.steps = scene.NumSteps();
+  if (!engine.installed) {
+    row.status = "not installed";
+    return row;
+  }
+  std::vector<double> means, settled;
+  PeerRun run;
+  for (int r = 0; r < std::max(1, repeats); ++r) {
+    run = engine.run(scene);
+    if (!run.ok) {
+      row.status = run.message.rfind("not run", 0) == 0 ? run.message : "failed: " + run.message;
+      return row;
+    }
+    means.push_back(MeanStepMicros(run, scene, -1));
+    if (scene.settle_time >= 0) settled.push_back(MeanStepMicros(run, scene, scene.settle_time));
+  }
+  row.us_per_step = Median(means);
+  if (!settled.empty()) row.settled_us = Median(settled);
+  row.iterations = run.iterations;
+  row.contacts = run.contacts;
+  row.failures = run.failures;
+  row.measures = MeasureRun(scene, run.frames);
+  return row;
+}
+
+std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
+  std::string out =
+      "| scene | engine | solver | µs/step | settled µs/step | iterations | contacts | "
+      "failures | penetration, mm | figure | value | verdict |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
+  for (const PeerRow& r : rows) {
+    if (r.status != "ok") {
+      out += fmt::format("| {} | {} | {} | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
+                         r.status);
+      continue;
+    }
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene,
+                       r.engine, r.solver, Number(r.us_per_step),
+                       r.settled_us >= 0 ? Number(r.settled_us) : "", 
+                       r.iterations < 0 ? "direct" : Number(r.iterations), Number(r.contacts),
+                       r.failures, Number(1e3 * r.measures.max_penetration),
+                       r.measures.figure_name, Number(r.measures.figure), StatusCell(r));
+  }
+  return out;
+}
+
+std::string FormatJson(const std::vector<PeerRow>& rows) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const PeerRow& r : rows) {
+    nlohmann::json j = {{"scene", r.scene},       {"engine", r.engine},
+                        {"solver", r.solver},     {"version", r.version},
+                        {"settings", r.settings}, {"status", r.status},
+                        {"steps", r.steps}};
+    if (r.status == "ok") {
+      j["us_per_step"] = r.us_per_step;
+      if (r.settled_us >= 0) j["settled_us_per_step"] = r.settled_us;
+      j["iterations"] = r.iterations;  // −1: a direct (pivoting) solver
+      j["contacts"] = r.contacts;
+      j["failures"] = r.failures;
+      j["max_penetration"] = r.measures.max_penetration;
+      j["figure"] = r.measures.figure_name;
+      // JSON has no NaN: a non-finite figure (the run blew up) is null.
+      j["value"] = std::isfinite(r.measures.figure) ? nlohmann::json(r.measures.figure)
+                                                    : nlohmann::json(nullptr);
+      j["passed"] = r.measures.passed;
+    }
+    array.push_back(j);
+  }
+  return array.dump(1) + "\n";
+}
+
+std::string FormatVerdict(const std::vector<PeerRow>& rows) {
+  struct Best {
+    const PeerRow* coulomb = nullptr;
+    const PeerRow* peer = nullptr;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Best> best;
+  for (const PeerRow& r : rows) {
+    if (!best.count(r.scene)) order.push_back(r.scene);
+    Best& b = best[r.scene];
+    if (r.status != "ok" || !r.measures.passed) continue;
+    const PeerRow*& slot = r.engine == "coulomb" ? b.coulomb : b.peer;
+    if (!slot || r.us_per_step < slot->us_per_step) slot = &r;
+  }
+  std::string out =
+      "| scene | fastest passing Coulomb | µs/step | fastest passing peer | µs/step | "
+      "Coulomb / peer |\n|---|---|---:|---|---:|---:|\n";
+  for (const std::string& scene : order) {
+    const Best& b = best[scene];
+    const auto name = [](const PeerRow* r) {
+      return r ? r->engine + " " + r->solver : std::string("none passed");
+    };
+    const auto time = [](const PeerRow* r) { return r ? Number(r->us_per_step) : std::string(); };
+    const std::string ratio =
+        b.coulomb && b.peer ? Number(b.coulomb->us_per_step / b.peer->us_per_step, 2) : "";
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", scene, name(b.coulomb),
+                       time(b.coulomb), name(b.peer), time(b.peer), ratio);
+  }
+  return out;
+}
+
+int RunPeersBench(const PeersBenchOptions& options) {
+  if (!options.out.empty() && std::filesystem::exists(options.out) && !options.force) {
+    fmt::print(stderr, "error: --out: {} exists (use --force to replace it)\n", options.out);
+    return 2;
+  }
+  const std::vector<std::string> scene_names = SplitNames(options.scenes);
+  const std::vector<std::string> engine_names = SplitNames(options.engines);
+  std::vector<PeerScene> scenes;
+  for (PeerScene& scene : MakePeerScenes(options.quick)) {
+    if (Selected(scene_names, scene.name)) scenes.push_back(std::move(scene));
+  }
+  if (scenes.empty()) {
+    fmt::print(stderr, "error: --scenes: no scene named {}\n", options.scenes);
+    return 2;
+  }
+  const int repeats = options.quick ? 1 : options.repeats;
+  std::vector<PeerRow> rows;
+  for (const PeerScene& scene : scenes) {
+    for (const PeerEngine& engine : AllPeerEngines()) {
+      if (!Selected(engine_names, engine.engine)) continue;
+      rows.push_back(RunPeerRow(scene, engine, repeats));
+      if (!options.json) {
+        fmt::print(stderr, "{} / {} {}: {}\n", scene.name, engine.engine, engine.solver,
+                   rows.back().status);
+      }
+    }
+  }
+  const std::string report = FormatMarkdown(rows) + "\n" + FormatVerdict(rows);
+  fmt::print("{}", options.json ? FormatJson(rows) : report);
+  if (!options.out.empty()) {
+    std::ofstream file(options.out);
+    file << report;
+    if (!file) {
+      fmt::print(stderr, "error: --out: could not write {}\n", options.out);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace coulomb::peers

@@ -1,0 +1,220 @@
+// `coulomb bench peers`: the shared scenes, the engine-independent measures, and every installed
+// engine run on the scenes with an analytic answer.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "apps/coulomb/peers/peers_bench.h"
+
+namespace coulomb::peers {
+namespace {
+
+const PeerScene& FindScene(const std::vector<PeerScene>& scenes, const std::string& name) {
+  for (const PeerScene& s : scenes) {
+    if (s.name == name) return s;
+  }
+  throw std::runtime_error("no scene " + name);
+}
+
+// The ball's travel by integrating the rolling / slipping equations with tiny explicit steps,
+// independent of the closed form: rolling while the needed friction is within μ m g.
+double IntegrateBallTravel(double T, double m, double R, double mu, double g, double k) {
+  const double I = 0.4 * m * R * R, h = 1e-6;
+  double x = 0, v = 0, w = 0;
+  for (double t = 0; t < T - 0.5 * h; t += h) {
+    const double tau = k * (t + 0.5 * h);
+    const double f_roll = m * R * tau / (I + m * R * R);  // friction that keeps v = ω R
+    const bool rolls = f_roll <= mu * m * g && std::abs(v - w * R) < 1e-9;
+    const double f = rolls ? f_roll : mu * m * g;
+    const double a = f / m, alpha = (tau - f * R) / I;
+    x += h * (v + 0.5 * h * a);
+    v += h * a;
+    w += h * alpha;
+    if (rolls) w = v / R;  // hold the constraint exactly while rolling
+  }
+  return x;
+}
+
+TEST(PeerScenes, RampedBallTravelMatchesIntegration) {
+  for (const double T : {0.3, 0.6869, 1.0, 2.0}) {
+    const double closed = RampedBallTravel(T, 1.0, 0.1, 0.5, 9.81, 1.0);
+    EXPECT_NEAR(closed, IntegrateBallTravel(T, 1.0, 0.1, 0.5, 9.81, 1.0), 1e-4 * closed + 1e-9)
+        << "T = " << T;
+  }
+}
+
+TEST(PeerScenes, AnalyticAnswersAndSharedConstants) {
+  const std::vector<PeerScene> scenes = MakePeerScenes(/*quick=*/false);
+  ASSERT_EQ(scenes.size(), 8u);
+  // ½ g (sin 30° − μ cos 30°) t² over 1 s with μ = 0.5: the spec's 0.3286 m.
+  EXPECT_NEAR(FindScene(scenes, "incline_mu0.5").analytic, 0.3286, 5e-5);
+  EXPECT_EQ(FindScene(scenes, "incline_mu0.7").analytic, 0.0);
+  const PeerScene& bin = FindScene(scenes, "bin");
+  EXPECT_EQ(bin.bodies.size(), 200u);
+  // Every sphere starts inside the bin and clear of its neighbours.
+  EXPECT_EQ(MaxPenetration(bin, [&] {
+              PeerFrame f = MakeFrame(0, bin.bodies.size());
+              for (std::size_t i = 0; i < bin.bodies.size(); ++i) {
+                f.position[i] = bin.bodies[i].position;
+                f.orientation[i] = bin.bodies[i].orientation;
+              }
+              return f;
+            }()),
+            0.0);
+  EXPECT_EQ(FindScene(scenes, "chain").hinges.size(), 20u);
+}
+
+PeerFrame InitialFrame(const PeerScene& scene) {
+  PeerFrame f = MakeFrame(0, scene.bodies.size());
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    f.position[i] = scene.bodies[i].position;
+    f.orientation[i] = scene.bodies[i].orientation;
+  }
+  return f;
+}
+
+TEST(PeerMeasures, PenetrationOfATiltedBoxAndOfTwoBoxes) {
+  PeerScene scene = MakePeerScenes(false)[0];  // the 1 ms stack of unit cubes
+  PeerFrame frame = InitialFrame(scene);
+  EXPECT_NEAR(MaxPenetration(scene, frame), 0.0, 1e-12);
+  // Tilt the bottom cube by 10° about x: its lowest edge is (cos 10° + sin 10°)/2 below centre.
+  frame.orientation[0] = Eigen::AngleAxisd(10 * M_PI / 180, Eigen::Vector3d::UnitX());
+  const double reach = 0.5 * (std::cos(10 * M_PI / 180) + std::sin(10 * M_PI / 180));
+  EXPECT_NEAR(MaxPenetration(scene, frame), reach - 0.5, 1e-9);
+  // Push the second cube 3 cm into the first (the tilted cube is back upright).
+  frame.orientation[0] = Eigen::Quaterniond::Identity();
+  frame.position[1].z() -= 0.03;
+  EXPECT_NEAR(MaxPenetration(scene, frame), 0.03, 1e-9);
+}
+
+TEST(PeerMeasures, JointGapSeesADisplacedLink) {
+  const PeerScene chain = MakePeerScenes(false).back();
+  ASSERT_EQ(chain.name, "chain");
+  PeerFrame frame = InitialFrame(chain);
+  EXPECT_NEAR(MaxJointGap(chain, frame), 0.0, 1e-12);
+  // Rotating the whole chain rigidly about the pivot keeps every hinge closed …
+  const Eigen::Vector3d pivot = chain.hinges[0].anchor;
+  const Eigen::Quaterniond q(Eigen::AngleAxisd(0.7, Eigen::Vector3d::UnitY()));
+  for (std::size_t i = 0; i < chain.bodies.size(); ++i) {
+    frame.position[i] = pivot + q * (chain.bodies[i].position - pivot);
+    frame.orientation[i] = q;
+  }
+  EXPECT_NEAR(MaxJointGap(chain, frame), 0.0, 1e-12);
+  // … moving one link by 2 mm opens its two hinges by 2 mm.
+  frame.position[7].y() += 0.002;
+  EXPECT_NEAR(MaxJointGap(chain, frame), 0.002, 1e-12);
+}
+
+TEST(PeerMeasures, FiguresFromSyntheticTrajectories) {
+  const std::vector<PeerScene> scenes = MakePeerScenes(false);
+  const PeerScene& incline = FindScene(scenes, "incline_mu0.5");
+  std::vector<PeerFrame> frames = {InitialFrame(incline), InitialFrame(incline)};
+  frames[1].position[0].x() += incline.analytic + 0.004;  // slid 4 mm too far
+  PeerMeasures m = MeasureRun(incline, frames);
+  EXPECT_NEAR(m.figure, 0.004, 1e-12);
+  EXPECT_FALSE(m.passed);  // tolerance 1 % of 0.3286 m
+  frames[1].position[0].x() -= 0.003;
+  EXPECT_TRUE(MeasureRun(incline, frames).passed);
+  // A sphere found below the floor of the bin escaped; a NaN pose never passes.
+  const PeerScene& bin = FindScene(scenes, "bin");
+  frames = {InitialFrame(bin), InitialFrame(bin)};
+  frames[1].position[17].z() = -0.2;
+  EXPECT_EQ(MeasureRun(bin, frames).figure, 1.0);
+  frames[1].position[3].x() = NAN;
+  EXPECT_FALSE(MeasureRun(bin, frames).passed);
+}
+
+// Every installed engine (Coulomb's three formulations included) on the scenes with a closed-form
+// answer: a wrongly built model (gravity, friction, inertia, torque frame) shows up here.
+TEST(PeerEngines, EveryInstalledEngineReproducesTheAnalyticScenes) {
+  const std::vector<PeerScene> scenes = MakePeerScenes(/*quick=*/true);
+  int engines_run = 0;
+  for (const PeerEngine& engine : AllPeerEngines()) {
+    if (!engine.installed) continue;
+    ++engines_run;
+    for (const char* name : {"incline_mu0.5", "incline_mu0.7", "ball_torque"}) {
+      const PeerScene& scene = FindScene(scenes, name);
+      const PeerRow row = RunPeerRow(scene, engine, 1);
+      ASSERT_EQ(row.status, "ok") << engine.engine << " " << engine.solver << " " << name;
+      // 20 % of the μ = 0.5 slide (or of the ball's travel): loose enough for the soft peers
+      // (MuJoCo's PGS creeps 1.5 mm on the μ = 0.7 slope in 0.25 s), tight enough to catch a
+      // wrong model (without friction the cube would slide 0.15 m).
+      const double scale = scene.figure == PeerFigure::kRollError
+                               ? scene.analytic
+                               : FindScene(scenes, "incline_mu0.5").analytic;
+      EXPECT_LT(row.measures.figure, 0.2 * scale)
+          << engine.engine << " " << engine.solver << " " << name;
+      if (engine.engine == "coulomb") {
+        EXPECT_TRUE(row.measures.passed) << engine.solver << " " << name;
+        EXPECT_EQ(row.failures, 0) << engine.solver << " " << name;
+      }
+    }
+  }
+  EXPECT_GE(engines_run, 3);  // Coulomb's formulations at least
+}
+
+TEST(PeersReport, VerdictPicksTheFastestPassingRowOfEachSide) {
+  PeerRow a, b, c;
+  a.scene = b.scene = c.scene = "s";
+  a.engine = "coulomb", a.solver = "sap", a.us_per_step = 50, a.measures.passed = true;
+  b.engine = "ode", b.solver = "quickstep", b.us_per_step = 10, b.measures.passed = false;
+  c.engine = "bullet", c.solver = "si", c.us_per_step = 100, c.measures.passed = true;
+  const std::string verdict = FormatVerdict({a, b, c});
+  EXPECT_NE(verdict.find("| s | coulomb sap | 50 | bullet si | 100 | 0.5 |"), std::string::npos)
+      << verdict;
+}
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+CliRun RunCli(const std::string& args) {
+  CliRun run;
+  FILE* pipe = popen((std::string(COULOMB_CLI) + " " + args + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.out += buffer.data();
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
+  const std::string file = (std::filesystem::temp_directory_path() / "coulomb_peers.json").string();
+  const CliRun run = RunCli("bench peers --quick --scenes incline_mu0.7 --engines coulomb --json > " +
+                            file);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  std::ifstream in(file);
+  const nlohmann::json rows = nlohmann::json::parse(in);
+  ASSERT_EQ(rows.size(), 3u);  // velocity-lcp, cone, sap
+  for (const auto& row : rows) {
+    EXPECT_EQ(row["scene"], "incline_mu0.7");
+    EXPECT_EQ(row["status"], "ok");
+    EXPECT_TRUE(row["passed"].get<bool>()) << row.dump();
+    EXPECT_GT(row["us_per_step"].get<double>(), 0);
+  }
+}
+
+TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
+  CliRun run = RunCli("bench peers --scenes nope");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.out.find("no scene named nope"), std::string::npos) << run.out;
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / "coulomb_peers.md";
+  std::ofstream(out) << "keep me";
+  run = RunCli("bench peers --quick --scenes incline_mu0.7 --engines ode --out " + out.string());
+  EXPECT_EQ(run.exit_code, 2);
+  std::ifstream in(out);
+  std::string kept;
+  std::getline(in, kept);
+  EXPECT_EQ(kept, "keep me");
+}
+
+}  // namespace
+}  // namespace coulomb::peers
