@@ -22,6 +22,7 @@ packages=(
   libmujoco-dev          # MuJoCo 2.2 (Apache-2.0)
   libbullet-dev          # Bullet 3.24, float64 libraries (zlib)
   libode-dev             # ODE 0.16, double precision (BSD-3 / LGPL-2.1)
+  libdart-dev libdart-collision-ode-dev libdart-external-ikfast-dev   # DART 6.12 (BSD-2)
 )
 
 sudo_cmd=()

@@ -58,14 +58,15 @@ TEST(PeerScenes, AnalyticAnswersAndSharedConstants) {
   const PeerScene& bin = FindScene(scenes, "bin");
   EXPECT_EQ(bin.bodies.size(), 200u);
   // Every sphere starts inside the bin and clear of its neighbours.
-  EXPECT_EQ(MaxPenetration(bin, [&] {
-              PeerFrame f = MakeFrame(0, bin.bodies.size());
-              for (std::size_t i = 0; i < bin.bodies.size(); ++i) {
-                f.position[i] = bin.bodies[i].position;
-                f.orientation[i] = bin.bodies[i].orientation;
-              }
-              return f;
-            }()),
+  EXPECT_EQ(MaxPenetration(bin,
+                           [&] {
+                             PeerFrame f = MakeFrame(0, bin.bodies.size());
+                             for (std::size_t i = 0; i < bin.bodies.size(); ++i) {
+                               f.position[i] = bin.bodies[i].position;
+                               f.orientation[i] = bin.bodies[i].orientation;
+                             }
+                             return f;
+                           }()),
             0.0);
   EXPECT_EQ(FindScene(scenes, "chain").hinges.size(), 20u);
 }
@@ -188,8 +189,8 @@ CliRun RunCli(const std::string& args) {
 
 TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
   const std::string file = (std::filesystem::temp_directory_path() / "coulomb_peers.json").string();
-  const CliRun run = RunCli("bench peers --quick --scenes incline_mu0.7 --engines coulomb --json > " +
-                            file);
+  const CliRun run =
+      RunCli("bench peers --quick --scenes incline_mu0.7 --engines coulomb --json > " + file);
   ASSERT_EQ(run.exit_code, 0) << run.out;
   std::ifstream in(file);
   const nlohmann::json rows = nlohmann::json::parse(in);

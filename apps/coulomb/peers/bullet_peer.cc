@@ -23,8 +23,12 @@ namespace {
 constexpr int kIterations = 10;
 constexpr int kStaticGroup = 1, kBodyGroup = 2;
 
-btVector3 ToBt(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
-Eigen::Vector3d FromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+btVector3 ToBt(const Eigen::Vector3d& v) {
+  return {v.x(), v.y(), v.z()};
+}
+Eigen::Vector3d FromBt(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 // Owns a world and everything it points to; members are destroyed in reverse order, the world
 // (which only references them) first.
@@ -46,8 +50,8 @@ struct BulletWorld {
     } else {
       solver = std::make_unique<btSequentialImpulseConstraintSolver>();
     }
-    world = std::make_unique<btDiscreteDynamicsWorld>(&dispatcher, &broadphase, solver.get(),
-                                                      &config);
+    world =
+        std::make_unique<btDiscreteDynamicsWorld>(&dispatcher, &broadphase, solver.get(), &config);
   }
   ~BulletWorld() {
     for (auto& joint : joints) world->removeConstraint(joint.get());
@@ -107,10 +111,9 @@ void BuildBodies(const PeerScene& scene, BulletWorld& bullet) {
     } else {
       btRigidBody& parent = *bullet.bodies[hinge.parent];
       const btTransform parent_inv = parent.getWorldTransform().inverse();
-      joint = std::make_unique<btHingeConstraint>(parent, child, parent_inv * ToBt(hinge.anchor),
-                                                  pivot_child,
-                                                  parent_inv.getBasis() * ToBt(hinge.axis),
-                                                  axis_child);
+      joint = std::make_unique<btHingeConstraint>(
+          parent, child, parent_inv * ToBt(hinge.anchor), pivot_child,
+          parent_inv.getBasis() * ToBt(hinge.axis), axis_child);
     }
     bullet.world->addConstraint(joint.get(), /*disableCollisionsBetweenLinkedBodies=*/true);
     bullet.joints.push_back(std::move(joint));

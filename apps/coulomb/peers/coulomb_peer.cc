@@ -15,12 +15,14 @@ namespace coulomb::peers {
 namespace {
 
 struct CoulombSetup {
-  std::string formulation;  // scene-file formulation
-  std::string solver;       // scene-file solver block
-  int max_bodies = 1 << 30; // beyond this the formulation is not run (dense pivoting)
+  std::string formulation;   // scene-file formulation
+  std::string solver;        // scene-file solver block
+  int max_bodies = 1 << 30;  // beyond this the formulation is not run (dense pivoting)
 };
 
-std::string Vec(const Eigen::Vector3d& v) { return fmt::format("[{}, {}, {}]", v.x(), v.y(), v.z()); }
+std::string Vec(const Eigen::Vector3d& v) {
+  return fmt::format("[{}, {}, {}]", v.x(), v.y(), v.z());
+}
 std::string Quat(const Eigen::Quaterniond& q) {
   return fmt::format("{{quaternion: [{}, {}, {}, {}]}}", q.w(), q.x(), q.y(), q.z());
 }
@@ -80,8 +82,8 @@ std::string SceneYaml(const PeerScene& scene, const CoulombSetup& setup) {
       setup.solver, scene.friction);
   yaml += "  - name: planes\n    joint: fixed\n    shapes:\n";
   for (const PeerPlane& plane : scene.planes) {
-    const Eigen::Quaterniond q = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(),
-                                                                    plane.normal);
+    const Eigen::Quaterniond q =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), plane.normal);
     yaml += fmt::format("      - {{type: halfspace, position: {}, orientation: {}, material: m}}\n",
                         Vec(plane.offset * plane.normal), Quat(q));
   }
@@ -167,8 +169,9 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
 }
 
 PeerEngine MakeCoulombEngine(std::string solver_name, std::string settings, CoulombSetup setup) {
-  return {"coulomb", std::move(solver_name), "0.1.0", std::move(settings), true,
-          [setup](const PeerScene& scene) { return RunCoulomb(scene, setup); }};
+  return {"coulomb", std::move(solver_name),
+          "0.1.0",   std::move(settings),
+          true,      [setup](const PeerScene& scene) { return RunCoulomb(scene, setup); }};
 }
 
 }  // namespace
@@ -181,6 +184,5 @@ std::vector<PeerEngine> CoulombEngines() {
           MakeCoulombEngine("sap", "Newton, exact line search, β 0.1, σ 1e-3, rel. tol. 1e-6",
                             {"sap", "{name: exact}"})};
 }
-
 
 }  // namespace coulomb::peers

@@ -21,7 +21,9 @@ struct MujocoSolver {
   int iterations;
 };
 
-std::string Vec(const Eigen::Vector3d& v) { return fmt::format("{} {} {}", v.x(), v.y(), v.z()); }
+std::string Vec(const Eigen::Vector3d& v) {
+  return fmt::format("{} {} {}", v.x(), v.y(), v.z());
+}
 std::string Quat(const Eigen::Quaterniond& q) {
   return fmt::format("{} {} {} {}", q.w(), q.x(), q.y(), q.z());
 }
@@ -69,13 +71,14 @@ std::string BodyXml(const PeerScene& scene, int i, int parent) {
 }
 
 std::string SceneXml(const PeerScene& scene, const MujocoSolver& solver) {
-  // Room for every contact of the bin (≈ 3 per sphere) with the elliptic cone's 3 rows each.
-  const int ncon = 20 * static_cast<int>(scene.bodies.size()) + 100;
+  // Room for every contact of the bin (≈ 3 per sphere) or the stack (4 per cube), up to 4 rows
+  // each (pyramidal cone). 2.2.2 sizes dense njmax² arrays: a much larger arena fails to allocate.
+  const int ncon = 4 * static_cast<int>(scene.bodies.size()) + 100;
   std::string xml = fmt::format(
       R"(<mujoco><option timestep="{}" gravity="{}" solver="{}" cone="{}" iterations="{}" )"
       R"(tolerance="1e-8" integrator="Euler"/><size nconmax="{}" njmax="{}"/><worldbody>)",
       scene.time_step, Vec(scene.gravity), solver.solver, solver.cone, solver.iterations, ncon,
-      6 * ncon);
+      4 * ncon);
   for (const PeerPlane& plane : scene.planes) {
     xml += fmt::format(
         R"(<geom type="plane" size="0 0 1" pos="{}" zaxis="{}" friction="{} 0 0" contype="0" )"
@@ -113,9 +116,8 @@ PeerFrame ReadFrame(const mjModel* m, const mjData* d, const std::vector<int>& i
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const int b = ids[i];
     frame.position[i] = Eigen::Map<const Eigen::Vector3d>(d->xpos + 3 * b);
-    frame.orientation[i] =
-        Eigen::Quaterniond(d->xquat[4 * b], d->xquat[4 * b + 1], d->xquat[4 * b + 2],
-                           d->xquat[4 * b + 3]);
+    frame.orientation[i] = Eigen::Quaterniond(d->xquat[4 * b], d->xquat[4 * b + 1],
+                                              d->xquat[4 * b + 2], d->xquat[4 * b + 3]);
     mjtNum v[6];
     mj_objectVelocity(m, d, mjOBJ_BODY, b, v, 0);  // (ω, v), world orientation
     frame.angular_velocity[i] = {v[0], v[1], v[2]};
@@ -182,10 +184,14 @@ PeerRun RunMujoco(const PeerScene& scene, const MujocoSolver& solver) {
 std::vector<PeerEngine> MujocoEngines() {
   const std::string version = mj_versionString();
   const std::string soft = "solref 0.02 1, solimp 0.9 0.95 0.001 (defaults)";
-  return {{"mujoco", "newton-elliptic", version, "≤ 100 iterations, tolerance 1e-8, " + soft,
-           true, [](const PeerScene& s) { return RunMujoco(s, {"Newton", "elliptic", 100}); }},
+  return {{"mujoco", "newton-elliptic", version, "≤ 100 iterations, tolerance 1e-8, " + soft, true,
+           [](const PeerScene& s) {
+             return RunMujoco(s, {"Newton", "elliptic", 100});
+           }},
           {"mujoco", "pgs-pyramidal", version, "≤ 100 sweeps, tolerance 1e-8, " + soft, true,
-           [](const PeerScene& s) { return RunMujoco(s, {"PGS", "pyramidal", 100}); }}};
+           [](const PeerScene& s) {
+             return RunMujoco(s, {"PGS", "pyramidal", 100});
+           }}};
 }
 
 }  // namespace coulomb::peers

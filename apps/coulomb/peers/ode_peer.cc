@@ -20,7 +20,9 @@ constexpr int kQuickStepIterations = 20;
 // ODE reports solver trouble ("LCP internal error") through its message handler, which prints
 // to stderr by default: count them as failed steps instead.
 int g_ode_messages = 0;  // only touched inside one single-threaded run
-void CountMessage(int /*errnum*/, const char* /*msg*/, va_list /*ap*/) { ++g_ode_messages; }
+void CountMessage(int /*errnum*/, const char* /*msg*/, va_list /*ap*/) {
+  ++g_ode_messages;
+}
 
 struct OdeWorld {
   dWorldID world = nullptr;

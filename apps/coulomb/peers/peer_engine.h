@@ -22,12 +22,12 @@ struct PeerFrame {
 
 struct PeerRun {
   bool ok = true;
-  std::string message;             // why the run failed or was skipped
-  std::vector<PeerFrame> frames;   // the initial state, then one per step
+  std::string message;               // why the run failed or was skipped
+  std::vector<PeerFrame> frames;     // the initial state, then one per step
   std::vector<double> step_seconds;  // wall time of each step call, s
-  double iterations = 0;           // mean solver iterations per step (−1: not reported)
-  double contacts = 0;             // mean contact points per step
-  int failures = 0;                // steps that failed or fell back to another solver
+  double iterations = 0;             // mean solver iterations per step (−1: not reported)
+  double contacts = 0;               // mean contact points per step
+  int failures = 0;                  // steps that failed or fell back to another solver
 };
 
 struct PeerEngine {

@@ -33,7 +33,8 @@ double PlaneDepth(const PeerBody& body, const multibody::Transform& X, const Pee
 
 double PairDepth(const PeerScene& scene, const PeerFrame& frame, std::size_t i, std::size_t j,
                  std::vector<geometry::ContactPoint>& scratch) {
-  const double reach = BoundingRadius(scene.bodies[i].shape) + BoundingRadius(scene.bodies[j].shape);
+  const double reach =
+      BoundingRadius(scene.bodies[i].shape) + BoundingRadius(scene.bodies[j].shape);
   if ((frame.position[i] - frame.position[j]).squaredNorm() > reach * reach) return 0;
   scratch.clear();
   geometry::Collide(scene.bodies[i].shape, Pose(frame, i), scene.bodies[j].shape, Pose(frame, j),
@@ -48,10 +49,9 @@ double PairDepth(const PeerScene& scene, const PeerFrame& frame, std::size_t i, 
 int CountEscapes(const PeerScene& scene, const PeerFrame& frame) {
   int escaped = 0;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const bool inside_a_wall =
-        std::any_of(scene.planes.begin(), scene.planes.end(), [&](const PeerPlane& plane) {
-          return plane.normal.dot(frame.position[i]) < plane.offset;
-        });
+    const bool inside_a_wall = std::any_of(
+        scene.planes.begin(), scene.planes.end(),
+        [&](const PeerPlane& plane) { return plane.normal.dot(frame.position[i]) < plane.offset; });
     escaped += inside_a_wall || !frame.position[i].allFinite() ? 1 : 0;
   }
   return escaped;
@@ -88,12 +88,18 @@ double Figure(const PeerScene& scene, const std::vector<PeerFrame>& frames) {
 
 std::string FigureName(PeerFigure figure) {
   switch (figure) {
-    case PeerFigure::kStackDrift: return "max cube drift, m";
-    case PeerFigure::kBinEscapes: return "spheres escaped";
-    case PeerFigure::kSlideError: return "slide error, m";
-    case PeerFigure::kRollError: return "travel error, m";
-    case PeerFigure::kHeavyTopSag: return "heavy cube sag, m";
-    case PeerFigure::kJointGap: return "max hinge gap, m";
+    case PeerFigure::kStackDrift:
+      return "max cube drift, m";
+    case PeerFigure::kBinEscapes:
+      return "spheres escaped";
+    case PeerFigure::kSlideError:
+      return "slide error, m";
+    case PeerFigure::kRollError:
+      return "travel error, m";
+    case PeerFigure::kHeavyTopSag:
+      return "heavy cube sag, m";
+    case PeerFigure::kJointGap:
+      return "max hinge gap, m";
   }
   return "?";
 }
@@ -120,7 +126,8 @@ double MaxJointGap(const PeerScene& scene, const PeerFrame& frame) {
   for (const PeerHinge& h : scene.hinges) {
     const PeerBody& child = scene.bodies[h.child];
     const Eigen::Vector3d in_child = child.orientation.inverse() * (h.anchor - child.position);
-    const Eigen::Vector3d by_child = frame.position[h.child] + frame.orientation[h.child] * in_child;
+    const Eigen::Vector3d by_child =
+        frame.position[h.child] + frame.orientation[h.child] * in_child;
     Eigen::Vector3d by_parent = h.anchor;
     if (h.parent >= 0) {
       const PeerBody& parent = scene.bodies[h.parent];

@@ -28,7 +28,9 @@ PeerBody MakeBall(std::string name, double radius, double mass, const Eigen::Vec
   return body;
 }
 
-PeerPlane Ground() { return {Eigen::Vector3d::UnitZ(), 0}; }
+PeerPlane Ground() {
+  return {Eigen::Vector3d::UnitZ(), 0};
+}
 
 PeerScene Stack(double time_step, double duration) {
   PeerScene scene;
@@ -37,8 +39,8 @@ PeerScene Stack(double time_step, double duration) {
   scene.time_step = time_step;
   scene.duration = duration;
   for (int i = 0; i < 10; ++i) {
-    scene.bodies.push_back(MakeBox("cube" + std::to_string(i), Eigen::Vector3d::Ones(), 1.0,
-                                   {0, 0, 0.5 + i}));
+    scene.bodies.push_back(
+        MakeBox("cube" + std::to_string(i), Eigen::Vector3d::Ones(), 1.0, {0, 0, 0.5 + i}));
   }
   scene.planes = {Ground()};
   scene.figure = PeerFigure::kStackDrift;
@@ -59,7 +61,8 @@ PeerScene Bin(double duration) {
       for (int i = 0; i < 5; ++i) {
         const Eigen::Vector3d p(-0.22 + 0.11 * i + rng.Uniform(-0.005, 0.005),
                                 -0.22 + 0.11 * j + rng.Uniform(-0.005, 0.005), 0.06 + 0.12 * k);
-        scene.bodies.push_back(MakeBall("ball" + std::to_string(scene.bodies.size()), 0.05, 0.1, p));
+        scene.bodies.push_back(
+            MakeBall("ball" + std::to_string(scene.bodies.size()), 0.05, 0.1, p));
       }
     }
   }
@@ -127,8 +130,8 @@ PeerScene Chain(double duration) {
   scene.duration = duration;
   const double top = 2.5;
   for (int i = 0; i < 20; ++i) {
-    scene.bodies.push_back(MakeBox("link" + std::to_string(i), {0.1, 0.02, 0.02}, 0.1,
-                                   {0.05 + 0.1 * i, 0, top}));
+    scene.bodies.push_back(
+        MakeBox("link" + std::to_string(i), {0.1, 0.02, 0.02}, 0.1, {0.05 + 0.1 * i, 0, top}));
     scene.hinges.push_back({i - 1, i, {0.1 * i, 0, top}, Eigen::Vector3d::UnitY()});
   }
   scene.planes = {Ground(), {Eigen::Vector3d::UnitX(), -0.4}};
@@ -140,7 +143,9 @@ PeerScene Chain(double duration) {
 
 }  // namespace
 
-int PeerScene::NumSteps() const { return static_cast<int>(std::lround(duration / time_step)); }
+int PeerScene::NumSteps() const {
+  return static_cast<int>(std::lround(duration / time_step));
+}
 
 std::vector<PeerScene> MakePeerScenes(bool quick) {
   const double s = quick ? 0.25 : 1.0;  // quick runs a quarter of each horizon

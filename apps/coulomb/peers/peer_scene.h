@@ -50,12 +50,12 @@ struct PeerTorqueRamp {
 
 // What the scene's figure of merit measures (peer_measures.h computes each from the poses).
 enum class PeerFigure {
-  kStackDrift,     // largest displacement of any cube from its initial position, m
-  kBinEscapes,     // spheres outside the bin at the end (count)
-  kSlideError,     // |slide along x − analytic| at the end, m
-  kRollError,      // |x(T) − analytic| of the torqued ball, m (stick → roll → slip)
-  kHeavyTopSag,    // how far the heavy top cube sank, m
-  kJointGap,       // largest gap in a hinge (maximal-coordinate engines drift), m
+  kStackDrift,   // largest displacement of any cube from its initial position, m
+  kBinEscapes,   // spheres outside the bin at the end (count)
+  kSlideError,   // |slide along x − analytic| at the end, m
+  kRollError,    // |x(T) − analytic| of the torqued ball, m (stick → roll → slip)
+  kHeavyTopSag,  // how far the heavy top cube sank, m
+  kJointGap,     // largest gap in a hinge (maximal-coordinate engines drift), m
 };
 
 struct PeerScene {
@@ -69,9 +69,9 @@ struct PeerScene {
   bool bodies_collide = true;  // false: bodies touch only the planes (the chain)
   std::optional<PeerTorqueRamp> torque;
   PeerFigure figure = PeerFigure::kStackDrift;
-  double analytic = 0;         // the analytic value the figure is compared with, if any
-  double tolerance = 0;        // the figure passes when it is at most this
-  double settle_time = -1;     // s; ≥ 0: also time the steps after it separately
+  double analytic = 0;      // the analytic value the figure is compared with, if any
+  double tolerance = 0;     // the figure passes when it is at most this
+  double settle_time = -1;  // s; ≥ 0: also time the steps after it separately
   int NumSteps() const;
 };
 

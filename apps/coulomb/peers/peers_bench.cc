@@ -103,10 +103,10 @@ std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
     }
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene,
                        r.engine, r.solver, Number(r.us_per_step),
-                       r.settled_us >= 0 ? Number(r.settled_us) : "", 
+                       r.settled_us >= 0 ? Number(r.settled_us) : "",
                        r.iterations < 0 ? "direct" : Number(r.iterations), Number(r.contacts),
-                       r.failures, Number(1e3 * r.measures.max_penetration),
-                       r.measures.figure_name, Number(r.measures.figure), StatusCell(r));
+                       r.failures, Number(1e3 * r.measures.max_penetration), r.measures.figure_name,
+                       Number(r.measures.figure), StatusCell(r));
   }
   return out;
 }
@@ -114,9 +114,8 @@ std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
 std::string FormatJson(const std::vector<PeerRow>& rows) {
   nlohmann::json array = nlohmann::json::array();
   for (const PeerRow& r : rows) {
-    nlohmann::json j = {{"scene", r.scene},       {"engine", r.engine},
-                        {"solver", r.solver},     {"version", r.version},
-                        {"settings", r.settings}, {"status", r.status},
+    nlohmann::json j = {{"scene", r.scene},     {"engine", r.engine},     {"solver", r.solver},
+                        {"version", r.version}, {"settings", r.settings}, {"status", r.status},
                         {"steps", r.steps}};
     if (r.status == "ok") {
       j["us_per_step"] = r.us_per_step;
@@ -161,8 +160,8 @@ std::string FormatVerdict(const std::vector<PeerRow>& rows) {
     const auto time = [](const PeerRow* r) { return r ? Number(r->us_per_step) : std::string(); };
     const std::string ratio =
         b.coulomb && b.peer ? Number(b.coulomb->us_per_step / b.peer->us_per_step, 2) : "";
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", scene, name(b.coulomb),
-                       time(b.coulomb), name(b.peer), time(b.peer), ratio);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", scene, name(b.coulomb), time(b.coulomb),
+                       name(b.peer), time(b.peer), ratio);
   }
   return out;
 }

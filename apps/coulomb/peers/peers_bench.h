@@ -11,20 +11,20 @@ namespace coulomb::peers {
 
 struct PeersBenchOptions {
   bool json = false;
-  bool quick = false;    // a quarter of each horizon, one repeat (tests)
-  int repeats = 3;       // timing: median over repeats of the mean µs per step
-  std::string scenes;    // comma-separated scene names; "" = all
-  std::string engines;   // comma-separated engine names (coulomb, mujoco, …); "" = all
-  std::string out;       // also write the Markdown report here
-  bool force = false;    // replace `out` if it exists
+  bool quick = false;   // a quarter of each horizon, one repeat (tests)
+  int repeats = 3;      // timing: median over repeats of the mean µs per step
+  std::string scenes;   // comma-separated scene names; "" = all
+  std::string engines;  // comma-separated engine names (coulomb, mujoco, …); "" = all
+  std::string out;      // also write the Markdown report here
+  bool force = false;   // replace `out` if it exists
 };
 
 struct PeerRow {
   std::string scene, engine, solver, version, settings;
   std::string status = "ok";  // ok | not installed | failed: … | not run: …
   int steps = 0;
-  double us_per_step = 0;   // median over repeats of the mean wall time per step
-  double settled_us = -1;   // the same over the settled phase (scenes that define one)
+  double us_per_step = 0;  // median over repeats of the mean wall time per step
+  double settled_us = -1;  // the same over the settled phase (scenes that define one)
   double iterations = 0, contacts = 0;
   int failures = 0;
   PeerMeasures measures;
