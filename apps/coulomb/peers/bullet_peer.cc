@@ -166,8 +166,9 @@ PeerRun RunBullet(const PeerScene& scene, bool mlcp) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     total_contacts += CountContacts(bullet);
     run.frames.push_back(ReadFrame(t + scene.time_step, bullet));
+    if (BudgetSpent(scene, run)) break;
   }
-  run.contacts = steps > 0 ? static_cast<double>(total_contacts) / steps : 0;
+  run.contacts = PerStep(run, static_cast<double>(total_contacts));
   if (mlcp) {
     run.failures = static_cast<btMLCPSolver*>(bullet.solver.get())->getNumFallbacks();
     run.iterations = -1;

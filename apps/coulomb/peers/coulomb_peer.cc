@@ -162,9 +162,10 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
     contacts += report.num_contacts();
     multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
     run.frames.push_back(ReadFrame(state.time, data, tracked));
+    if (BudgetSpent(scene, run)) break;
   }
-  run.iterations = steps > 0 ? iterations / steps : 0;
-  run.contacts = steps > 0 ? contacts / steps : 0;
+  run.iterations = PerStep(run, iterations);
+  run.contacts = PerStep(run, contacts);
   return run;
 }
 

@@ -154,8 +154,9 @@ PeerRun RunDart(const PeerScene& scene, bool dantzig) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     total_contacts += static_cast<long>(world->getLastCollisionResult().getNumContacts());
     run.frames.push_back(ReadFrame(t + scene.time_step, nodes));
+    if (BudgetSpent(scene, run)) break;
   }
-  run.contacts = steps > 0 ? static_cast<double>(total_contacts) / steps : 0;
+  run.contacts = PerStep(run, static_cast<double>(total_contacts));
   run.iterations = dantzig ? -1 : 30;  // PgsBoxedLcpSolver's default sweep cap
   return run;
 }

@@ -171,9 +171,10 @@ PeerRun RunMujoco(const PeerScene& scene, const MujocoSolver& solver) {
     total_contacts += d->ncon;
     total_iterations += d->solver_iter;
     run.frames.push_back(ReadFrame(m, d, ids));
+    if (BudgetSpent(scene, run)) break;
   }
-  run.contacts = steps > 0 ? static_cast<double>(total_contacts) / steps : 0;
-  run.iterations = steps > 0 ? static_cast<double>(total_iterations) / steps : 0;
+  run.contacts = PerStep(run, static_cast<double>(total_contacts));
+  run.iterations = PerStep(run, static_cast<double>(total_iterations));
   mj_deleteData(d);
   mj_deleteModel(m);
   return run;

@@ -151,8 +151,9 @@ PeerRun RunOde(const PeerScene& scene, bool quick_step) {
       if (!ok || g_ode_messages > messages_before) ++run.failures;
       total_contacts += ode.contact_count;
       run.frames.push_back(ReadFrame(t + scene.time_step, ode));
+      if (BudgetSpent(scene, run)) break;
     }
-    run.contacts = steps > 0 ? static_cast<double>(total_contacts) / steps : 0;
+    run.contacts = PerStep(run, static_cast<double>(total_contacts));
     run.iterations = quick_step ? kQuickStepIterations : -1;
   }
   dCloseODE();

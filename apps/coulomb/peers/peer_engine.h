@@ -28,6 +28,7 @@ struct PeerRun {
   double iterations = 0;             // mean solver iterations per step (−1: not reported)
   double contacts = 0;               // mean contact points per step
   int failures = 0;                  // steps that failed or fell back to another solver
+  bool stopped = false;              // the wall-time budget ran out before the scene's end
 };
 
 struct PeerEngine {
@@ -38,6 +39,13 @@ struct PeerEngine {
   bool installed = true;
   std::function<PeerRun(const PeerScene&)> run;
 };
+
+// The mean of a per-step total over the steps the run took.
+double PerStep(const PeerRun& run, double total);
+
+// True once the run's steps have used the scene's wall-time budget (and marks the run stopped):
+// a dense pivoting solver on the 200-sphere bin may need minutes per simulated second.
+bool BudgetSpent(const PeerScene& scene, PeerRun& run);
 
 // Appends the frame of a run with the given per-body state; adapters use it after each step.
 PeerFrame MakeFrame(double time, std::size_t num_bodies);

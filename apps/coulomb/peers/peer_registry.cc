@@ -31,6 +31,17 @@ PeerFrame MakeFrame(double time, std::size_t num_bodies) {
   return frame;
 }
 
+double PerStep(const PeerRun& run, double total) {
+  return run.step_seconds.empty() ? 0 : total / static_cast<double>(run.step_seconds.size());
+}
+
+bool BudgetSpent(const PeerScene& scene, PeerRun& run) {
+  double spent = 0;
+  for (const double s : run.step_seconds) spent += s;
+  run.stopped = spent > scene.wall_budget;
+  return run.stopped;
+}
+
 std::vector<PeerEngine> AllPeerEngines() {
   std::vector<PeerEngine> all = CoulombEngines();
 #ifdef COULOMB_HAVE_MUJOCO

@@ -72,6 +72,7 @@ struct PeerScene {
   double analytic = 0;      // the analytic value the figure is compared with, if any
   double tolerance = 0;     // the figure passes when it is at most this
   double settle_time = -1;  // s; ≥ 0: also time the steps after it separately
+  double wall_budget = 60;  // s of wall time per run (a run setting, not physics)
   int NumSteps() const;
 };
 

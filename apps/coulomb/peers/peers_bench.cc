@@ -53,7 +53,7 @@ std::string Number(double x, int digits = 3) {
 
 std::string StatusCell(const PeerRow& row) {
   if (row.status == "ok") return row.measures.passed ? "pass" : "**fail**";
-  return row.status;
+  return row.status;  // stopped by the budget: timed, not judged
 }
 
 }  // namespace
@@ -80,13 +80,19 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
     }
     means.push_back(MeanStepMicros(run, scene, -1));
     if (scene.settle_time >= 0) settled.push_back(MeanStepMicros(run, scene, scene.settle_time));
+    if (run.stopped) {  // one budget's worth is enough to time it
+      row.status = fmt::format("stopped after {} of {} steps ({} s budget)",
+                               run.step_seconds.size(), row.steps, scene.wall_budget);
+      break;
+    }
   }
   row.us_per_step = Median(means);
-  if (!settled.empty()) row.settled_us = Median(settled);
+  if (!settled.empty() && !run.stopped) row.settled_us = Median(settled);
   row.iterations = run.iterations;
   row.contacts = run.contacts;
   row.failures = run.failures;
   row.measures = MeasureRun(scene, run.frames);
+  row.measures.passed = row.measures.passed && !run.stopped;  // judged only over the full run
   return row;
 }
 
@@ -96,7 +102,7 @@ std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
       "failures | penetration, mm | figure | value | verdict |\n"
       "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
   for (const PeerRow& r : rows) {
-    if (r.status != "ok") {
+    if (r.status != "ok" && r.us_per_step <= 0) {
       out += fmt::format("| {} | {} | {} | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
                          r.status);
       continue;
@@ -117,7 +123,7 @@ std::string FormatJson(const std::vector<PeerRow>& rows) {
     nlohmann::json j = {{"scene", r.scene},     {"engine", r.engine},     {"solver", r.solver},
                         {"version", r.version}, {"settings", r.settings}, {"status", r.status},
                         {"steps", r.steps}};
-    if (r.status == "ok") {
+    if (r.us_per_step > 0) {
       j["us_per_step"] = r.us_per_step;
       if (r.settled_us >= 0) j["settled_us_per_step"] = r.settled_us;
       j["iterations"] = r.iterations;  // −1: a direct (pivoting) solver
@@ -166,6 +172,18 @@ std::string FormatVerdict(const std::vector<PeerRow>& rows) {
   return out;
 }
 
+std::string FormatSettings(const std::vector<PeerRow>& rows) {
+  std::string out = "| engine | solver | version | settings |\n|---|---|---|---|\n";
+  std::vector<std::string> seen;
+  for (const PeerRow& r : rows) {
+    const std::string key = r.engine + "/" + r.solver;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    out += fmt::format("| {} | {} | {} | {} |\n", r.engine, r.solver, r.version, r.settings);
+  }
+  return out;
+}
+
 int RunPeersBench(const PeersBenchOptions& options) {
   if (!options.out.empty() && std::filesystem::exists(options.out) && !options.force) {
     fmt::print(stderr, "error: --out: {} exists (use --force to replace it)\n", options.out);
@@ -193,7 +211,8 @@ int RunPeersBench(const PeersBenchOptions& options) {
       }
     }
   }
-  const std::string report = FormatMarkdown(rows) + "\n" + FormatVerdict(rows);
+  const std::string report =
+      FormatMarkdown(rows) + "\n" + FormatVerdict(rows) + "\n" + FormatSettings(rows);
   fmt::print("{}", options.json ? FormatJson(rows) : report);
   if (!options.out.empty()) {
     std::ofstream file(options.out);

@@ -37,6 +37,8 @@ std::string FormatMarkdown(const std::vector<PeerRow>& rows);
 std::string FormatJson(const std::vector<PeerRow>& rows);
 // Per scene: the fastest passing Coulomb formulation against the fastest passing peer.
 std::string FormatVerdict(const std::vector<PeerRow>& rows);
+// One row per engine × solver: version, iteration budget, tolerance, stabilisation (rule 5).
+std::string FormatSettings(const std::vector<PeerRow>& rows);
 
 int RunPeersBench(const PeersBenchOptions& options);
 
