@@ -1,7 +1,9 @@
 #include "coulomb/io/fclib_file.h"
 
 #include <fmt/format.h>
+#include <hdf5.h>
 
+#include <Eigen/SparseCholesky>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -44,12 +46,99 @@ bool ToDense(const fclib_matrix& m, Eigen::MatrixXd& out) {
   return true;
 }
 
+// The local problem of a global one with no equality constraints (FCLib's GM3DFC, G absent):
+// M v = H r + f and u = Hᵀ v + w give u = W r + q with W = Hᵀ M⁻¹ H and q = Hᵀ M⁻¹ f + w.
+// M is factored once (sparse LDLᵀ); W is dense in the contacts, as the local solvers expect.
+std::optional<InputError> CondenseGlobal(const fclib_global& g, const std::string& path,
+                                         FrictionContactProblem& p) {
+  if (g.spacedim != 3) {
+    return InputError{path, 0, "spacedim",
+                      fmt::format("{} (only 3D problems are supported)", g.spacedim)};
+  }
+  if (g.G != nullptr && g.G->n > 0) {
+    return InputError{path, 0, "G", "global problems with equality constraints are not supported"};
+  }
+  if (g.M == nullptr || g.H == nullptr || g.M->m != g.M->n || g.H->m != g.M->m || g.H->n % 3 != 0) {
+    return InputError{path, 0, "M/H", "missing, or sizes that do not match (M n × n, H n × 3 n_c)"};
+  }
+  Eigen::MatrixXd M, H;
+  if (!ToDense(*g.M, M) || !ToDense(*g.H, H)) {
+    return InputError{path, 0, "M/H", "index out of range"};
+  }
+  const Eigen::SparseMatrix<double> M_sparse = M.sparseView();
+  const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(M_sparse);
+  if (ldlt.info() != Eigen::Success || (ldlt.vectorD().array() <= 0).any()) {
+    return InputError{path, 0, "M",
+                      "not symmetric positive definite: the problem cannot be condensed"};
+  }
+  const int n = g.M->n, m = g.H->n;
+  const Eigen::MatrixXd MinvH = ldlt.solve(H);
+  const Eigen::VectorXd Minvf = ldlt.solve(Eigen::Map<const Eigen::VectorXd>(g.f, n));
+  p.W = (H.transpose() * MinvH).sparseView();
+  p.q = H.transpose() * Minvf + Eigen::Map<const Eigen::VectorXd>(g.w, m);
+  p.mu = Eigen::Map<const Eigen::VectorXd>(g.mu, m / 3);
+  return std::nullopt;
+}
+
+// Whether the HDF5 file has a top-level group of this name (false if it cannot be opened).
+bool HasGroup(const std::string& path, const char* group) {
+  H5E_auto2_t handler = nullptr;
+  void* data = nullptr;
+  H5Eget_auto2(H5E_DEFAULT, &handler, &data);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // no HDF5 error stack on stderr
+  bool found = false;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file >= 0) {
+    found = H5Lexists(file, group, H5P_DEFAULT) > 0;
+    H5Fclose(file);
+  }
+  H5Eset_auto2(H5E_DEFAULT, handler, data);
+  return found;
+}
+
 }  // namespace
+
+Expected<FrictionContactProblem> ReadFclibFile(const std::string& path) {
+  if (IsHdf5File(path) && !HasGroup(path, "/fclib_local") && HasGroup(path, "/fclib_global")) {
+    return ReadFclibGlobal(path);
+  }
+  return ReadFclibLocal(path);
+}
+
+Expected<FrictionContactProblem> ReadFclibGlobal(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
+  if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
+  if (!HasGroup(path, "/fclib_global")) {
+    return InputError{path, 0, "/fclib_global", "not an FCLib global problem (group missing)"};
+  }
+  fclib_global* global = fclib_read_global(path.c_str());
+  if (global == nullptr) {
+    return InputError{path, 0, "/fclib_global", "not an FCLib global problem (group missing?)"};
+  }
+  FrictionContactProblem p;
+  std::optional<InputError> error = CondenseGlobal(*global, path, p);
+  if (!error) {
+    const std::string file = std::filesystem::path(path).filename().string();
+    p.name = (global->info && global->info->title ? global->info->title : file) +
+             fmt::format(" (global, {} DoF, condensed)", global->M->n);
+    if (const std::string defect = ValidateFrictionContactProblem(p); !defect.empty()) {
+      error = InputError{path, 0, "", defect};
+    }
+  }
+  fclib_delete_global(global);
+  std::free(global);
+  if (error) return *error;
+  return p;
+}
 
 Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
   if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
+  if (!HasGroup(path, "/fclib_local")) {
+    return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing)"};
+  }
   fclib_local* local = fclib_read_local(path.c_str());
   if (local == nullptr) {
     return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing?)"};

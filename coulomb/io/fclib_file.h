@@ -13,6 +13,13 @@ namespace coulomb {
 
 Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path);
 
+// An FCLib global problem (`/fclib_global`, M v = H r + f, u = Hᵀ v + w, no G block) condensed
+// to the local problem W = Hᵀ M⁻¹ H, q = Hᵀ M⁻¹ f + w that the cone solvers take.
+Expected<FrictionContactProblem> ReadFclibGlobal(const std::string& path);
+
+// Whichever of the two the file holds.
+Expected<FrictionContactProblem> ReadFclibFile(const std::string& path);
+
 // Refuses to replace an existing file unless `overwrite`.
 std::optional<InputError> WriteFclibLocal(const FrictionContactProblem& problem,
                                           const std::string& path, bool overwrite = false);

@@ -28,12 +28,28 @@ ProblemFileKind DetectProblemFileKind(const std::string& path) {
   for (long long& value : header) {
     if (!(in >> value)) return ProblemFileKind::kLcp;
   }
-  // Dimension 2 is recognized too, so that the reader can say 2D is unsupported.
+  // Dimension 2 is recognized too, so that the reader can say 2D is unsupported; so is a square
+  // matrix larger than dim · n_c (Siconos' global GFC3D files), so that it can say those are not
+  // read, rather than the LCP reader reporting a confusing defect.
   const long long dim = header[0];
-  const bool local = (dim == 2 || dim == 3) && header[2] >= 0 && header[2] <= 2 &&
-                     header[3] == dim * header[1] && header[4] == dim * header[1];
-  return local ? ProblemFileKind::kFrictionContact : ProblemFileKind::kLcp;
+  const bool frictional = (dim == 2 || dim == 3) && header[1] >= 1 && header[2] >= 0 &&
+                          header[2] <= 2 && header[3] >= dim * header[1] && header[4] == header[3];
+  return frictional ? ProblemFileKind::kFrictionContact : ProblemFileKind::kLcp;
 }
+
+namespace {
+
+// The row count of the first matrix (the fourth number of the file), without consuming it.
+Expected<long long> PeekMatrixRows(const std::string& text) {
+  std::istringstream in(text);
+  long long v[4] = {};
+  for (long long& x : v) {
+    if (!(in >> x)) return InputError{"", 0, "", "short header"};
+  }
+  return v[3];
+}
+
+}  // namespace
 
 Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& text,
                                                              const std::string& origin) {
@@ -47,6 +63,13 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
     }
     constexpr std::int64_t kMaxContacts = 6000;  // W dense: (3 n_c)² doubles
     const int nc = static_cast<int>(in.NextInt("number of contacts", 1, kMaxContacts));
+    if (Expected<long long> rows = PeekMatrixRows(text); rows.ok() && rows.value() != 3 * nc) {
+      throw ParseFailure(in.line(), "W",
+                         fmt::format("{} rows for {} contacts: a global (GFC3D) problem; "
+                                     "Siconos' global .dat files are not read (FCLib global "
+                                     "HDF5 files are)",
+                                     rows.value(), nc));
+    }
     FrictionContactProblem p;
     Eigen::MatrixXd W;
     io::ReadNumericsMatrix(in, 3 * nc, "W", W);
@@ -55,6 +78,12 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
     for (int i = 0; i < 3 * nc; ++i) p.q[i] = in.NextDouble(fmt::format("q[{}]", i));
     p.mu.resize(nc);
     for (int i = 0; i < nc; ++i) p.mu[i] = in.NextDouble(fmt::format("mu[{}]", i));
+    if (!in.AtEnd()) {
+      // A global problem whose M happens to be 3 n_c square reads as local up to here.
+      throw ParseFailure(in.line(), "",
+                         "data after μ: a global (GFC3D) problem? Siconos' global .dat files "
+                         "are not read (FCLib global HDF5 files are)");
+    }
     p.name = std::filesystem::path(origin).filename().string();
     if (const std::string defect = ValidateFrictionContactProblem(p); !defect.empty()) {
       throw ParseFailure(0, "", defect);
@@ -65,7 +94,7 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
 
 Expected<FrictionContactProblem> ReadFrictionContactFile(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec) && IsHdf5File(path)) return ReadFclibLocal(path);
+  if (std::filesystem::is_regular_file(path, ec) && IsHdf5File(path)) return ReadFclibFile(path);
   Expected<std::string> text = io::ReadTextFile(path);
   if (!text.ok()) return text.error();
   return ParseSiconosFrictionContact(text.value(), path);

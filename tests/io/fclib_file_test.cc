@@ -5,6 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "coulomb/io/friction_contact_file.h"
+
+extern "C" {  // the test reads the global problem with libfclib itself, independently
+#include <fclib.h>
+}
+
+#include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/formulations/trinkle/trinkle_generator.h"
 #include "tests/support/lcp_assertions.h"
 
@@ -54,6 +61,71 @@ TEST(FclibFile, BadFilesAreErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().reason.find("not an HDF5 file"), std::string::npos);
   fs::remove(text);
+}
+
+Eigen::MatrixXd Dense(const fclib_matrix& m) {
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(m.m, m.n);
+  if (m.nz == -1) {
+    for (int c = 0; c < m.n; ++c) {
+      for (int k = m.p[c]; k < m.p[c + 1]; ++k) out(m.i[k], c) += m.x[k];
+    }
+  } else if (m.nz == -2) {
+    for (int r = 0; r < m.m; ++r) {
+      for (int k = m.p[r]; k < m.p[r + 1]; ++k) out(r, m.i[k]) += m.x[k];
+    }
+  } else {
+    for (int k = 0; k < m.nz; ++k) out(m.i[k], m.p[k]) += m.x[k];
+  }
+  return out;
+}
+
+// A global problem (FCLib's Box_Stacks, 450 DoF) is condensed and solved; the certificate is
+// computed from the raw global data with a dense Cholesky of M, not from the condensed W, q:
+// v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
+TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquations) {
+  const std::string path = std::string(COULOMB_SHARED_DATA) + "/faf/Box_Stacks-i0035-31-0.hdf5";
+  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  const auto p = ReadFrictionContactFile(path);
+  ASSERT_TRUE(p.ok()) << p.error().ToString();
+  EXPECT_NE(p.value().name.find("global, 450 DoF"), std::string::npos) << p.value().name;
+  const FrictionContactResult result =
+      SolveFrictionContact(p.value(), ConeSolverKind::kPortfolio, ConeSolverSettings{});
+  ASSERT_TRUE(result.solved()) << result.message;
+
+  fclib_global* g = fclib_read_global(path.c_str());
+  ASSERT_NE(g, nullptr);
+  const Eigen::MatrixXd M = Dense(*g->M), H = Dense(*g->H);
+  const int n = g->M->n, m = g->H->n;
+  const Eigen::VectorXd f = Eigen::Map<const Eigen::VectorXd>(g->f, n);
+  const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(g->w, m);
+  const Eigen::VectorXd mu = Eigen::Map<const Eigen::VectorXd>(g->mu, m / 3);
+  fclib_delete_global(g);
+  std::free(g);
+  ASSERT_EQ(m, 3 * p.value().num_contacts());
+  const Eigen::VectorXd& r = result.r;
+  const Eigen::VectorXd v = M.llt().solve(H * r + f);
+  const Eigen::VectorXd u = H.transpose() * v + w;
+  const double scale = std::max({1.0, r.lpNorm<Eigen::Infinity>(), u.lpNorm<Eigen::Infinity>()});
+  double worst = 0;
+  for (int k = 0; k < m / 3; ++k) {
+    const Eigen::Vector3d rk = r.segment<3>(3 * k), uk = u.segment<3>(3 * k);
+    const Eigen::Vector3d uhat(uk[0] + mu[k] * uk.tail<2>().norm(), uk[1], uk[2]);
+    worst = std::max(worst, rk.tail<2>().norm() - mu[k] * rk[0]);      // r ∈ K
+    worst = std::max(worst, mu[k] * uhat.tail<2>().norm() - uhat[0]);  // û ∈ K*
+    worst = std::max(worst, std::abs(rk.dot(uhat)) / scale);           // r ⊥ û
+  }
+  EXPECT_LT(worst / scale, 1e-6);
+}
+
+TEST(FclibFile, SiconosGlobalDatFilesAreRefusedNotMisread) {
+  // GFC3D_Example00's M is 3 × 3 for one contact, so it parses as a local problem up to μ.
+  for (const char* name : {"GFC3D_Example00.dat", "GFC3D_Example0.dat"}) {
+    const std::string path = std::string(COULOMB_SHARED_DATA) + "/siconos/FrictionContact/" + name;
+    if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+    const auto p = ReadFrictionContactFile(path);
+    ASSERT_FALSE(p.ok()) << name;
+    EXPECT_NE(p.error().reason.find("global (GFC3D)"), std::string::npos) << p.error().ToString();
+  }
 }
 
 }  // namespace
