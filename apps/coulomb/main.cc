@@ -79,8 +79,16 @@ int main(int argc, char** argv) {
                         "incline_mu0.7, mass_ratio, ball_torque, chain (default: all)");
   peers_cmd->add_option("--engines", peers.engines,
                         "comma-separated: coulomb, mujoco, bullet, dart, ode (default: all)");
-  peers_cmd->add_option("--out", peers.out, "also write the Markdown report to this file");
-  peers_cmd->add_flag("--force", peers.force, "replace --out if it exists");
+  peers_cmd->add_option("--part", peers.part, "scenes | problems | all")->capture_default_str();
+  peers_cmd->add_option("--data", peers.data,
+                        "shared data directory with the frictional contact problems (default: "
+                        "the build's)");
+  peers_cmd->add_option("--tolerance", peers.tolerance, "problems: ABH error to reach")
+      ->check(CLI::Range(1e-16, 1.0))
+      ->capture_default_str();
+  peers_cmd->add_option("--out", peers.out,
+                        "also write peers.md, peers.json and fc3d_profile.svg into this directory");
+  peers_cmd->add_flag("--force", peers.force, "replace those files if they exist");
 
   try {
     app.parse(argc, argv);

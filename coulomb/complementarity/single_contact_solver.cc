@@ -18,9 +18,9 @@ struct SlideCandidate {
   bool valid = false;
 };
 
-SlideCandidate Slide(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu, double theta) {
+SlideCandidate Slide(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
+                     const Eigen::Vector2d& d) {
   SlideCandidate c;
-  const Eigen::Vector2d d(std::cos(theta), std::sin(theta));
   Eigen::Vector3d dir;
   dir << 1.0, -mu * d;
   const double denominator = W.row(0).dot(dir);
@@ -33,25 +33,50 @@ SlideCandidate Slide(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double 
   return c;
 }
 
-bool IsSlidingSolution(const SlideCandidate& c, double theta, double scale) {
-  const Eigen::Vector2d d(std::cos(theta), std::sin(theta));
+Eigen::Vector2d Direction(double theta) {
+  return {std::cos(theta), std::sin(theta)};
+}
+
+bool IsSlidingSolution(const SlideCandidate& c, const Eigen::Vector2d& d, double scale) {
   return c.valid && c.ut.dot(d) >= -1e-12 * scale && std::abs(c.cross) <= 1e-9 * scale;
 }
 
-// Bisection on θ in [a, b] where the cross product changes sign.
+// The root of the cross product in [a, b] (where it changes sign) by the Illinois variant of
+// regula falsi: superlinear on these smooth functions, so ~8 evaluations where bisection to
+// 1e-15 took 50; it falls back to bisection whenever the secant step leaves the bracket.
 double RefineRoot(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu, double a, double b,
-                  double fa) {
-  for (int k = 0; k < 60 && b - a > 1e-15; ++k) {
-    const double m = 0.5 * (a + b);
-    const SlideCandidate cm = Slide(W, q, mu, m);
-    if ((cm.cross < 0) == (fa < 0)) {
+                  double fa, double fb) {
+  int side = 0;
+  for (int k = 0; k < 60 && b - a > 1e-14; ++k) {
+    double m = (fa * b - fb * a) / (fa - fb);
+    if (!(m > a && m < b)) m = 0.5 * (a + b);
+    const double fm = Slide(W, q, mu, Direction(m)).cross;
+    if (fm == 0) return m;
+    if ((fm < 0) == (fa < 0)) {
       a = m;
-      fa = cm.cross;
+      fa = fm;
+      if (side == -1) fb *= 0.5;  // Illinois: halve the stale end's value
+      side = -1;
     } else {
       b = m;
+      fb = fm;
+      if (side == 1) fa *= 0.5;
+      side = 1;
     }
+    if (std::abs(fm) <= 1e-15 * (std::abs(fa) + std::abs(fb))) return m;
   }
-  return 0.5 * (a + b);
+  return (fa * b - fb * a) / (fa - fb);
+}
+
+// The grid's directions, computed once: the scan below then needs no trigonometry.
+constexpr int kGrid = 32;
+const std::array<Eigen::Vector2d, kGrid + 1>& GridDirections() {
+  static const std::array<Eigen::Vector2d, kGrid + 1> directions = [] {
+    std::array<Eigen::Vector2d, kGrid + 1> d;
+    for (int k = 0; k <= kGrid; ++k) d[k] = Direction(2 * std::numbers::pi * k / kGrid);
+    return d;
+  }();
+  return directions;
 }
 
 // Projected fixed point r ← P_K(r − ρ(W r + q + Φ)) for degenerate local problems (W_NN ≈ 0,
@@ -88,21 +113,39 @@ SingleContactSolution SolveSingleContact(const Eigen::Matrix3d& W, const Eigen::
     out.regime = ContactRegime::kSliding;
     return out;
   }
-  // Sliding: bracket the roots of u_T × d on a grid, keep the valid ones.
   const double scale = q.norm() + W.norm() * previous.norm();
-  constexpr int kGrid = 32;
   const double step = 2 * std::numbers::pi / kGrid;
+  // Sliding near the previous direction first: inside NSGS the regime and direction of a contact
+  // rarely change between sweeps, and a root bracketed there is the one closest to `previous`,
+  // the same choice the grid below makes (two evaluations instead of the grid's 33).
+  if (previous[0] > 0 && previous.tail<2>().squaredNorm() > 0) {
+    const double theta = std::atan2(-previous[2], -previous[1]);  // r_T = −μ r_N d
+    const double a = theta - 0.25 * step, b = theta + 0.25 * step;
+    const SlideCandidate ca = Slide(W, q, mu, Direction(a)), cb = Slide(W, q, mu, Direction(b));
+    if (ca.valid && cb.valid && (ca.cross < 0) != (cb.cross < 0)) {
+      const Eigen::Vector2d d = Direction(RefineRoot(W, q, mu, a, b, ca.cross, cb.cross));
+      const SlideCandidate c = Slide(W, q, mu, d);
+      if (IsSlidingSolution(c, d, scale)) {
+        out.r = c.r;
+        out.regime = ContactRegime::kSliding;
+        return out;
+      }
+    }
+  }
+  // Sliding: bracket the roots of u_T × d on a grid, keep the valid ones.
+  const auto& grid = GridDirections();
   double best_distance = std::numeric_limits<double>::infinity();
-  SlideCandidate previous_sample = Slide(W, q, mu, 0.0);
+  SlideCandidate previous_sample = Slide(W, q, mu, grid[0]);
   for (int k = 1; k <= kGrid; ++k) {
     const double a = (k - 1) * step, b = k * step;
-    const SlideCandidate sample = Slide(W, q, mu, b);
+    const SlideCandidate sample = Slide(W, q, mu, grid[k]);
     if (previous_sample.valid && sample.valid &&
         (previous_sample.cross < 0) != (sample.cross < 0)) {
-      const double theta = RefineRoot(W, q, mu, a, b, previous_sample.cross);
-      const SlideCandidate c = Slide(W, q, mu, theta);
+      const Eigen::Vector2d d =
+          Direction(RefineRoot(W, q, mu, a, b, previous_sample.cross, sample.cross));
+      const SlideCandidate c = Slide(W, q, mu, d);
       const double distance = (c.r - previous).norm();
-      if (IsSlidingSolution(c, theta, scale) && distance < best_distance) {
+      if (IsSlidingSolution(c, d, scale) && distance < best_distance) {
         best_distance = distance;
         out.r = c.r;
         out.regime = ContactRegime::kSliding;

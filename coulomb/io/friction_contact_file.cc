@@ -78,8 +78,14 @@ Expected<FrictionContactProblem> ParseSiconosFrictionContact(const std::string& 
     for (int i = 0; i < 3 * nc; ++i) p.q[i] = in.NextDouble(fmt::format("q[{}]", i));
     p.mu.resize(nc);
     for (int i = 0; i < nc; ++i) p.mu[i] = in.NextDouble(fmt::format("mu[{}]", i));
-    if (!in.AtEnd()) {
-      // A global problem whose M happens to be 3 n_c square reads as local up to here.
+    // Siconos may end the file with one 0/1 flag; anything more is a global problem whose M
+    // happens to be 3 n_c square and so read as local up to here.
+    bool complete = in.AtEnd();
+    if (!complete) {
+      const double flag = in.NextDouble("trailing flag");
+      complete = in.AtEnd() && (flag == 0 || flag == 1);
+    }
+    if (!complete) {
       throw ParseFailure(in.line(), "",
                          "data after μ: a global (GFC3D) problem? Siconos' global .dat files "
                          "are not read (FCLib global HDF5 files are)");

@@ -189,11 +189,12 @@ CliRun RunCli(const std::string& args) {
 
 TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
   const std::string file = (std::filesystem::temp_directory_path() / "coulomb_peers.json").string();
-  const CliRun run =
-      RunCli("bench peers --quick --scenes incline_mu0.7 --engines coulomb --json > " + file);
+  const CliRun run = RunCli(
+      "bench peers --quick --part scenes --scenes incline_mu0.7 --engines coulomb --json > " +
+      file);
   ASSERT_EQ(run.exit_code, 0) << run.out;
   std::ifstream in(file);
-  const nlohmann::json rows = nlohmann::json::parse(in);
+  const nlohmann::json rows = nlohmann::json::parse(in)["scenes"];
   ASSERT_EQ(rows.size(), 3u);  // velocity-lcp, cone, sap
   for (const auto& row : rows) {
     EXPECT_EQ(row["scene"], "incline_mu0.7");
@@ -207,14 +208,45 @@ TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
   CliRun run = RunCli("bench peers --scenes nope");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.out.find("no scene named nope"), std::string::npos) << run.out;
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / "coulomb_peers.md";
-  std::ofstream(out) << "keep me";
-  run = RunCli("bench peers --quick --scenes incline_mu0.7 --engines ode --out " + out.string());
+  run = RunCli("bench peers --part everything");
   EXPECT_EQ(run.exit_code, 2);
-  std::ifstream in(out);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "coulomb_peers_out";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "peers.md") << "keep me";
+  run = RunCli("bench peers --quick --part scenes --scenes incline_mu0.7 --engines ode --out " +
+               dir.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.out.find("exists"), std::string::npos) << run.out;
+  std::ifstream in(dir / "peers.md");
   std::string kept;
   std::getline(in, kept);
   EXPECT_EQ(kept, "keep me");
+}
+
+// The problem half on the small FC3D files: every row has a certified verdict, and the profile
+// is an SVG with one curve per solver.
+TEST(PeersCli, SolverProblemsReportAndProfile) {
+  const std::filesystem::path data = std::filesystem::temp_directory_path() / "coulomb_peers_data";
+  const std::filesystem::path src =
+      std::filesystem::path(COULOMB_SHARED_DATA) / "siconos/FrictionContact";
+  if (!std::filesystem::exists(src)) GTEST_SKIP() << "no shared data";
+  std::filesystem::remove_all(data);
+  std::filesystem::create_directories(data / "siconos/FrictionContact");
+  for (const char* name : {"FC3D_Example1.dat", "Rover4609.dat", "GFC3D_Example0.dat"}) {
+    std::filesystem::copy_file(src / name, data / "siconos/FrictionContact" / name);
+  }
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / "coulomb_peers_prob";
+  std::filesystem::remove_all(out);
+  const CliRun run =
+      RunCli("bench peers --part problems --data " + data.string() + " --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  // Both readable problems are solved by our portfolio; the global .dat file is listed as not read.
+  EXPECT_NE(run.out.find("| portfolio | 2/2 |"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("GFC3D_Example0.dat: "), std::string::npos) << run.out;
+  std::ifstream svg(out / "fc3d_profile.svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_NE(text.find(">portfolio</text>"), std::string::npos);
 }
 
 }  // namespace

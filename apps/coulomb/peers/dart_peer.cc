@@ -99,7 +99,11 @@ std::vector<dd::BodyNode*> AddBodies(const PeerScene& scene, dart::simulation::W
       joint.mT_ParentBodyToJoint = X_WP.inverse() * X_WC * joint.mT_ChildBodyToJoint;
       dd::SkeletonPtr skel =
           parent ? parent->getSkeleton() : dd::Skeleton::create("chain" + std::to_string(i));
-      bn = skel->createJointAndBodyNodePair<dd::RevoluteJoint>(parent, joint).second;
+      // Unique names: DART renames duplicates and says so on stdout.
+      joint.mName = "hinge" + std::to_string(i);
+      const dd::BodyNode::Properties link(
+          dd::BodyNode::AspectProperties("link" + std::to_string(i)));
+      bn = skel->createJointAndBodyNodePair<dd::RevoluteJoint>(parent, joint, link).second;
       if (!parent) skeletons.push_back(skel);
     }
     Dress(bn, MakeShape(body.shape), body.mass, scene.friction);

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "apps/coulomb/peers/solver_problems.h"
+
 namespace coulomb::peers {
 namespace {
 
@@ -117,7 +119,8 @@ std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
   return out;
 }
 
-std::string FormatJson(const std::vector<PeerRow>& rows) {
+std::string FormatJson(const std::vector<PeerRow>& rows, const std::vector<ProblemRun>& problems,
+                       const std::vector<std::string>& skipped) {
   nlohmann::json array = nlohmann::json::array();
   for (const PeerRow& r : rows) {
     nlohmann::json j = {{"scene", r.scene},     {"engine", r.engine},     {"solver", r.solver},
@@ -138,7 +141,18 @@ std::string FormatJson(const std::vector<PeerRow>& rows) {
     }
     array.push_back(j);
   }
-  return array.dump(1) + "\n";
+  nlohmann::json solved = nlohmann::json::array();
+  for (const ProblemRun& p : problems) {
+    solved.push_back({{"problem", p.problem},
+                      {"contacts", p.contacts},
+                      {"solver", p.solver},
+                      {"solved", p.solved},
+                      {"error", p.error},
+                      {"iterations", p.iterations},
+                      {"seconds", p.seconds}});
+  }
+  const nlohmann::json all = {{"scenes", array}, {"problems", solved}, {"not_read", skipped}};
+  return all.dump(1) + "\n";
 }
 
 std::string FormatVerdict(const std::vector<PeerRow>& rows) {
@@ -184,21 +198,38 @@ std::string FormatSettings(const std::vector<PeerRow>& rows) {
   return out;
 }
 
-int RunPeersBench(const PeersBenchOptions& options) {
-  if (!options.out.empty() && std::filesystem::exists(options.out) && !options.force) {
-    fmt::print(stderr, "error: --out: {} exists (use --force to replace it)\n", options.out);
-    return 2;
+namespace {
+
+// The output files of --out DIR; none is replaced without --force.
+struct OutputFiles {
+  std::filesystem::path markdown, json, profile;
+};
+
+std::string CheckOutputs(const PeersBenchOptions& options, OutputFiles& files) {
+  if (options.out.empty()) return "";
+  const std::filesystem::path dir(options.out);
+  files = {dir / "peers.md", dir / "peers.json", dir / "fc3d_profile.svg"};
+  std::error_code ec;
+  for (const auto& path : {files.markdown, files.json, files.profile}) {
+    if (std::filesystem::exists(path, ec) && !options.force) {
+      return fmt::format("--out: {} exists (use --force to replace it)", path.string());
+    }
   }
-  const std::vector<std::string> scene_names = SplitNames(options.scenes);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return fmt::format("--out: cannot create {}: {}", dir.string(), ec.message());
+  return "";
+}
+
+bool WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  if (!file) fmt::print(stderr, "error: --out: could not write {}\n", path.string());
+  return static_cast<bool>(file);
+}
+
+std::vector<PeerRow> RunScenes(const PeersBenchOptions& options,
+                               const std::vector<PeerScene>& scenes) {
   const std::vector<std::string> engine_names = SplitNames(options.engines);
-  std::vector<PeerScene> scenes;
-  for (PeerScene& scene : MakePeerScenes(options.quick)) {
-    if (Selected(scene_names, scene.name)) scenes.push_back(std::move(scene));
-  }
-  if (scenes.empty()) {
-    fmt::print(stderr, "error: --scenes: no scene named {}\n", options.scenes);
-    return 2;
-  }
   const int repeats = options.quick ? 1 : options.repeats;
   std::vector<PeerRow> rows;
   for (const PeerScene& scene : scenes) {
@@ -211,16 +242,55 @@ int RunPeersBench(const PeersBenchOptions& options) {
       }
     }
   }
-  const std::string report =
-      FormatMarkdown(rows) + "\n" + FormatVerdict(rows) + "\n" + FormatSettings(rows);
-  fmt::print("{}", options.json ? FormatJson(rows) : report);
-  if (!options.out.empty()) {
-    std::ofstream file(options.out);
-    file << report;
-    if (!file) {
-      fmt::print(stderr, "error: --out: could not write {}\n", options.out);
-      return 1;
+  return rows;
+}
+
+}  // namespace
+
+int RunPeersBench(const PeersBenchOptions& options) {
+  if (options.part != "scenes" && options.part != "problems" && options.part != "all") {
+    fmt::print(stderr, "error: --part: '{}' is not scenes, problems or all\n", options.part);
+    return 2;
+  }
+  OutputFiles files;
+  if (const std::string defect = CheckOutputs(options, files); !defect.empty()) {
+    fmt::print(stderr, "error: {}\n", defect);
+    return 2;
+  }
+  const std::vector<std::string> scene_names = SplitNames(options.scenes);
+  std::vector<PeerScene> scenes;
+  for (PeerScene& scene : MakePeerScenes(options.quick)) {
+    if (Selected(scene_names, scene.name)) scenes.push_back(std::move(scene));
+  }
+  if (scenes.empty()) {
+    fmt::print(stderr, "error: --scenes: no scene named {}\n", options.scenes);
+    return 2;
+  }
+  std::vector<PeerRow> rows;
+  std::string report;
+  if (options.part != "problems") {
+    rows = RunScenes(options, scenes);
+    report = "## Scenes\n\n" + FormatMarkdown(rows) + "\n" + FormatVerdict(rows) + "\n" +
+             FormatSettings(rows);
+  }
+  std::vector<ProblemRun> problems;
+  std::vector<std::string> skipped;
+  if (options.part != "scenes") {
+    const std::string data = options.data.empty() ? COULOMB_SHARED_DATA : options.data;
+    problems = RunFrictionProblems(FrictionProblemFiles(data), options.tolerance, skipped);
+    report += "\n## 3D frictional contact problems\n\n" +
+              FormatProblemTables(problems, options.tolerance);
+    if (!skipped.empty()) {
+      report += "\nNot read (and not counted):\n\n";
+      for (const std::string& s : skipped) report += "* " + s + "\n";
     }
+  }
+  const std::string json = FormatJson(rows, problems, skipped);
+  fmt::print("{}", options.json ? json : report);
+  if (!options.out.empty()) {
+    bool ok = WriteText(files.markdown, report) && WriteText(files.json, json);
+    if (!problems.empty()) ok = ok && WriteText(files.profile, PerformanceProfileSvg(problems));
+    if (!ok) return 1;
   }
   return 0;
 }

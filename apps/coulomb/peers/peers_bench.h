@@ -6,17 +6,21 @@
 #include <vector>
 
 #include "apps/coulomb/peers/peer_measures.h"
+#include "apps/coulomb/peers/solver_problems.h"
 
 namespace coulomb::peers {
 
 struct PeersBenchOptions {
   bool json = false;
-  bool quick = false;   // a quarter of each horizon, one repeat (tests)
-  int repeats = 3;      // timing: median over repeats of the mean µs per step
-  std::string scenes;   // comma-separated scene names; "" = all
-  std::string engines;  // comma-separated engine names (coulomb, mujoco, …); "" = all
-  std::string out;      // also write the Markdown report here
-  bool force = false;   // replace `out` if it exists
+  bool quick = false;        // a quarter of each horizon, one repeat (tests)
+  int repeats = 3;           // timing: median over repeats of the mean µs per step
+  std::string scenes;        // comma-separated scene names; "" = all
+  std::string engines;       // comma-separated engine names (coulomb, mujoco, …); "" = all
+  std::string part = "all";  // scenes | problems | all
+  std::string data;          // the shared data directory (problems); "" = the build's
+  double tolerance = 1e-8;   // problems: ABH error every solver's answer must reach
+  std::string out;           // also write peers.md, peers.json, fc3d_profile.svg here
+  bool force = false;        // replace those files if they exist
 };
 
 struct PeerRow {
@@ -34,7 +38,9 @@ struct PeerRow {
 PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats);
 
 std::string FormatMarkdown(const std::vector<PeerRow>& rows);
-std::string FormatJson(const std::vector<PeerRow>& rows);
+// {"scenes": [rows], "problems": [solver runs], "not_read": [files and why]}
+std::string FormatJson(const std::vector<PeerRow>& rows, const std::vector<ProblemRun>& problems,
+                       const std::vector<std::string>& skipped);
 // Per scene: the fastest passing Coulomb formulation against the fastest passing peer.
 std::string FormatVerdict(const std::vector<PeerRow>& rows);
 // One row per engine × solver: version, iteration budget, tolerance, stabilisation (rule 5).
