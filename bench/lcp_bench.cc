@@ -1,5 +1,5 @@
 // Times every LCP solver on random contact-structured LCPs and, in the same run, Siconos
-// numerics' lexicographic Lemke on the same instances (issue #2's benchmark).
+// numerics' lexicographic Lemke, PGS and Fischer–Burmeister Newton on the same instances.
 //
 //   lcp_bench [--sizes 10,50,100,170,300,600] [--repeats 3] [--json]
 //
@@ -112,17 +112,20 @@ int main(int argc, char** argv) {
           residual[name].push_back(CertifyLcp(p, r.z).Worst());
         }
         const int cap = std::max(1000, 20 * n);
-        std::vector<double> times;
-        PeerLcpResult peer;
-        for (int rep = 0; rep < repeats; ++rep) {
-          peer = SolveWithSiconosLemke(p, cap);
-          times.push_back(peer.seconds * 1e3);
-        }
-        if (peer.available) {
-          ms["siconos-lemke"].push_back(Median(times));
-          iters["siconos-lemke"].push_back(peer.iterations);
-          certified["siconos-lemke"] += CertifyLcp(p, peer.z).Passes(1e-10);
-          residual["siconos-lemke"].push_back(CertifyLcp(p, peer.z).Worst());
+        for (const SiconosLcpSolver solver :
+             {SiconosLcpSolver::kLemke, SiconosLcpSolver::kPgs, SiconosLcpSolver::kNewtonFb}) {
+          std::vector<double> times;
+          PeerLcpResult peer;
+          for (int rep = 0; rep < repeats; ++rep) {
+            peer = SolveWithSiconos(p, solver, cap, 1e-12);
+            times.push_back(peer.seconds * 1e3);
+          }
+          if (!peer.available) continue;
+          const std::string name = SiconosLcpName(solver);
+          ms[name].push_back(Median(times));
+          iters[name].push_back(peer.iterations);
+          certified[name] += CertifyLcp(p, peer.z).Passes(1e-10);
+          residual[name].push_back(CertifyLcp(p, peer.z).Worst());
         }
       }
       const double siconos_ms = ms.count("siconos-lemke") ? Median(ms["siconos-lemke"]) : 0;

@@ -12,7 +12,20 @@
 
 namespace coulomb::bench {
 
-PeerLcpResult SolveWithSiconosLemke(const LcpProblem& problem, int max_pivots) {
+const char* SiconosLcpName(SiconosLcpSolver solver) {
+  switch (solver) {
+    case SiconosLcpSolver::kLemke:
+      return "siconos-lemke";
+    case SiconosLcpSolver::kPgs:
+      return "siconos-pgs";
+    case SiconosLcpSolver::kNewtonFb:
+      return "siconos-newton-fb";
+  }
+  return "siconos-?";
+}
+
+PeerLcpResult SolveWithSiconos(const LcpProblem& problem, SiconosLcpSolver solver,
+                               int max_iterations, double tolerance) {
   PeerLcpResult out;
 #ifdef COULOMB_HAVE_SICONOS
   const int n = problem.size();
@@ -21,12 +34,26 @@ PeerLcpResult SolveWithSiconosLemke(const LcpProblem& problem, int max_pivots) {
   Eigen::Map<Eigen::MatrixXd>(M->matrix0, n, n) = problem.M;
   Eigen::VectorXd q = problem.q;
   LinearComplementarityProblem lcp{n, M, q.data()};
-  SolverOptions* options = solver_options_create(SICONOS_LCP_LEMKE);
-  options->iparam[SICONOS_IPARAM_MAX_ITER] = max_pivots;
+  const int id = solver == SiconosLcpSolver::kLemke ? SICONOS_LCP_LEMKE
+                 : solver == SiconosLcpSolver::kPgs ? SICONOS_LCP_PGS
+                                                    : SICONOS_LCP_NEWTON_FB_FBLSA;
+  SolverOptions* options = solver_options_create(id);
+  options->iparam[SICONOS_IPARAM_MAX_ITER] = max_iterations;
+  options->dparam[SICONOS_DPARAM_TOL] = tolerance;
   out.z = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
   const Stopwatch clock;
-  lcp_lexicolemke(&lcp, out.z.data(), w.data(), &out.info, options);
+  switch (solver) {
+    case SiconosLcpSolver::kLemke:
+      lcp_lexicolemke(&lcp, out.z.data(), w.data(), &out.info, options);
+      break;
+    case SiconosLcpSolver::kPgs:
+      lcp_pgs(&lcp, out.z.data(), w.data(), &out.info, options);
+      break;
+    case SiconosLcpSolver::kNewtonFb:
+      lcp_newton_FB(&lcp, out.z.data(), w.data(), &out.info, options);
+      break;
+  }
   out.seconds = clock.Seconds();
   out.iterations = options->iparam[SICONOS_IPARAM_ITER_DONE];
   out.available = true;
@@ -34,7 +61,9 @@ PeerLcpResult SolveWithSiconosLemke(const LcpProblem& problem, int max_pivots) {
   NM_free(M);
 #else
   (void)problem;
-  (void)max_pivots;
+  (void)solver;
+  (void)max_iterations;
+  (void)tolerance;
 #endif
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Siconos numerics' lexicographic Lemke (lcp_lexicolemke) on one of our LcpProblems, for the
-// side-by-side benchmark. Compiled to a stub when Siconos is absent.
+// Siconos numerics' LCP solvers (lexicographic Lemke, projected Gauss–Seidel, Fischer–Burmeister
+// Newton) on one of our LcpProblems, for the side-by-side benchmark. Compiled to stubs when
+// Siconos is absent.
 
 #include <Eigen/Dense>
 
@@ -16,6 +17,14 @@ struct PeerLcpResult {
   Eigen::VectorXd z;
 };
 
-PeerLcpResult SolveWithSiconosLemke(const LcpProblem& problem, int max_pivots);
+enum class SiconosLcpSolver { kLemke, kPgs, kNewtonFb };
+
+// "siconos-lemke", "siconos-pgs", "siconos-newton-fb".
+const char* SiconosLcpName(SiconosLcpSolver solver);
+
+// `max_iterations` caps pivots (Lemke), sweeps (PGS) or Newton iterations; `tolerance` is
+// Siconos' own stopping test (PGS, Newton), the answer is certified with ours by the caller.
+PeerLcpResult SolveWithSiconos(const LcpProblem& problem, SiconosLcpSolver solver,
+                               int max_iterations, double tolerance);
 
 }  // namespace coulomb::bench

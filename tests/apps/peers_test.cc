@@ -12,6 +12,8 @@
 
 #include "apps/coulomb/peers/peers_bench.h"
 
+#include "tests/support/cli_runner.h"
+
 namespace coulomb::peers {
 namespace {
 
@@ -171,21 +173,8 @@ TEST(PeersReport, VerdictPicksTheFastestPassingRowOfEachSide) {
       << verdict;
 }
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-};
-
-CliRun RunCli(const std::string& args) {
-  CliRun run;
-  FILE* pipe = popen((std::string(COULOMB_CLI) + " " + args + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.out += buffer.data();
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using testing::CliRun;
+using testing::RunCli;
 
 TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
   const std::string file = (std::filesystem::temp_directory_path() / "coulomb_peers.json").string();

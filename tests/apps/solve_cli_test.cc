@@ -12,29 +12,15 @@
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/io/lcp_file.h"
 
+#include "tests/support/cli_runner.h"
+
 namespace coulomb {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-// stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
-CliRun RunCli(const std::string& args, bool with_stderr = true) {
-  CliRun run;
-  const std::string command =
-      std::string(COULOMB_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.out += buffer.data();
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+using testing::CliRun;
+using testing::RunCli;
 
 fs::path WriteTemp(const std::string& name, const std::string& text) {
   const fs::path path = fs::temp_directory_path() / ("coulomb_cli_" + name);

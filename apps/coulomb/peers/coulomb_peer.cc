@@ -170,9 +170,13 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
 }
 
 PeerEngine MakeCoulombEngine(std::string solver_name, std::string settings, CoulombSetup setup) {
-  return {"coulomb", std::move(solver_name),
-          "0.1.0",   std::move(settings),
-          true,      [setup](const PeerScene& scene) { return RunCoulomb(scene, setup); }};
+  return {"coulomb",
+          std::move(solver_name),
+          "0.1.0",
+          std::move(settings),
+          true,
+          [setup = std::move(setup)](const PeerScene& scene) {
+            return RunCoulomb(scene, setup); }};
 }
 
 }  // namespace

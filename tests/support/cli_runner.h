@@ -1,0 +1,30 @@
+#pragma once
+// Runs the `coulomb` command line (COULOMB_CLI, set by tests/CMakeLists.txt) as a user would.
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace coulomb::testing {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together, or stdout alone
+};
+
+// stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
+inline CliRun RunCli(const std::string& args, bool with_stderr = true) {
+  CliRun run;
+  const std::string command =
+      std::string(COULOMB_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.out += buffer.data();
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+}  // namespace coulomb::testing
