@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/coulomb/peers/peers_bench.h"
-
 #include "tests/support/cli_runner.h"
 
 namespace coulomb::peers {
@@ -160,6 +159,18 @@ TEST(PeerEngines, EveryInstalledEngineReproducesTheAnalyticScenes) {
     }
   }
   EXPECT_GE(engines_run, 3);  // Coulomb's formulations at least
+}
+
+TEST(PeersReport, AnEngineThatIsNotInstalledGivesARowThatSaysSo) {
+  PeerEngine missing;
+  missing.engine = "dart";
+  missing.solver = "-";
+  missing.installed = false;  // what the registry lists when CMake did not find the package
+  const PeerRow row = RunPeerRow(MakePeerScenes(true)[0], missing, 3);
+  EXPECT_EQ(row.status, "not installed");
+  EXPECT_NE(FormatMarkdown({row}).find("| dart | - | | | | | | | | | not installed |"),
+            std::string::npos)
+      << FormatMarkdown({row});
 }
 
 TEST(PeersReport, VerdictPicksTheFastestPassingRowOfEachSide) {

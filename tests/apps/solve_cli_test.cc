@@ -11,7 +11,6 @@
 
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/io/lcp_file.h"
-
 #include "tests/support/cli_runner.h"
 
 namespace coulomb {

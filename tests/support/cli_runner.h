@@ -1,10 +1,11 @@
 #pragma once
 // Runs the `coulomb` command line (COULOMB_CLI, set by tests/CMakeLists.txt) as a user would.
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace coulomb::testing {
 
