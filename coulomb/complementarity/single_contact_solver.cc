@@ -86,7 +86,11 @@ Eigen::Vector3d FixedPoint(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, d
   const double norm = W.norm();
   const double rho = norm > 0 ? 1.0 / norm : 1.0;
   for (int k = 0; k < 200; ++k) {
-    r = ProjectOntoFrictionCone(r - rho * DeSaxceVelocity(W * r + q, mu), mu);
+    const Eigen::Vector3d next =
+        ProjectOntoFrictionCone(r - rho * DeSaxceVelocity(W * r + q, mu), mu);
+    const bool settled = (next - r).norm() <= 1e-15 * (1 + next.norm());  // a fixed point
+    r = next;
+    if (settled) break;
   }
   return r;
 }

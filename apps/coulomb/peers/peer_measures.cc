@@ -120,6 +120,26 @@ double MaxPenetration(const PeerScene& scene, const PeerFrame& frame) {
   return depth;
 }
 
+double FrameEnergy(const PeerScene& scene, const PeerFrame& frame) {
+  double energy = 0;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    const PeerBody& body = scene.bodies[i];
+    Eigen::Vector3d inertia;  // principal moments about the centre, body axes
+    if (const auto* box = std::get_if<geometry::Box>(&body.shape)) {
+      const Eigen::Vector3d s2 = (2 * box->half_extents).cwiseAbs2();
+      inertia = body.mass / 12 * Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
+    } else {
+      const double r = std::get<geometry::Sphere>(body.shape).radius;
+      inertia.setConstant(0.4 * body.mass * r * r);
+    }
+    const Eigen::Vector3d w_body = frame.orientation[i].inverse() * frame.angular_velocity[i];
+    energy += 0.5 * body.mass * frame.velocity[i].squaredNorm() +
+              0.5 * w_body.dot(inertia.cwiseProduct(w_body)) -
+              body.mass * scene.gravity.dot(frame.position[i]);
+  }
+  return energy;
+}
+
 double MaxJointGap(const PeerScene& scene, const PeerFrame& frame) {
   // Each hinge's anchor in the child's (and parent's) initial body frame, carried forward.
   double gap = 0;
@@ -144,8 +164,10 @@ PeerMeasures MeasureRun(const PeerScene& scene, const std::vector<PeerFrame>& fr
   m.figure_name = FigureName(scene.figure);
   if (frames.empty()) return m;
   bool finite = true;
+  const double initial_energy = FrameEnergy(scene, frames.front());
   for (const PeerFrame& frame : frames) {
     m.max_penetration = std::max(m.max_penetration, MaxPenetration(scene, frame));
+    m.max_energy_gain = std::max(m.max_energy_gain, FrameEnergy(scene, frame) - initial_energy);
     for (const Eigen::Vector3d& p : frame.position) finite = finite && p.allFinite();
   }
   m.figure = finite ? Figure(scene, frames) : NAN;

@@ -12,9 +12,12 @@ namespace coulomb::peers {
 
 struct PeerMeasures {
   double max_penetration = 0;  // m: deepest overlap of any body with a plane or another body
-  std::string figure_name;     // what `figure` is, with its unit
-  double figure = 0;           // the scene's figure of merit (PeerFigure)
-  bool passed = false;         // figure ≤ the scene's tolerance
+  // J: the largest rise of kinetic + potential energy above its initial value (contact should
+  // only dissipate, and the torque of the ball scene does work, so there it is expected).
+  double max_energy_gain = 0;
+  std::string figure_name;  // what `figure` is, with its unit
+  double figure = 0;        // the scene's figure of merit (PeerFigure)
+  bool passed = false;      // figure ≤ the scene's tolerance
 };
 
 PeerMeasures MeasureRun(const PeerScene& scene, const std::vector<PeerFrame>& frames);
@@ -27,5 +30,8 @@ double MaxPenetration(const PeerScene& scene, const PeerFrame& frame);
 double MaxJointGap(const PeerScene& scene, const PeerFrame& frame);
 
 std::string FigureName(PeerFigure figure);
+
+// Kinetic (translation and rotation about the centre) plus gravitational energy of a frame, J.
+double FrameEnergy(const PeerScene& scene, const PeerFrame& frame);
 
 }  // namespace coulomb::peers

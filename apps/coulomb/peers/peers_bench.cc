@@ -101,20 +101,20 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
 std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
   std::string out =
       "| scene | engine | solver | µs/step | settled µs/step | iterations | contacts | "
-      "failures | penetration, mm | figure | value | verdict |\n"
-      "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
+      "failures | penetration, mm | energy gain, J | figure | value | verdict |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
   for (const PeerRow& r : rows) {
     if (r.status != "ok" && r.us_per_step <= 0) {
-      out += fmt::format("| {} | {} | {} | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
+      out += fmt::format("| {} | {} | {} | | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
                          r.status);
       continue;
     }
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene,
-                       r.engine, r.solver, Number(r.us_per_step),
-                       r.settled_us >= 0 ? Number(r.settled_us) : "",
-                       r.iterations < 0 ? "direct" : Number(r.iterations), Number(r.contacts),
-                       r.failures, Number(1e3 * r.measures.max_penetration), r.measures.figure_name,
-                       Number(r.measures.figure), StatusCell(r));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene, r.engine,
+        r.solver, Number(r.us_per_step), r.settled_us >= 0 ? Number(r.settled_us) : "",
+        r.iterations < 0 ? "direct" : Number(r.iterations), Number(r.contacts), r.failures,
+        Number(1e3 * r.measures.max_penetration), Number(r.measures.max_energy_gain),
+        r.measures.figure_name, Number(r.measures.figure), StatusCell(r));
   }
   return out;
 }
@@ -133,6 +133,7 @@ std::string FormatJson(const std::vector<PeerRow>& rows, const std::vector<Probl
       j["contacts"] = r.contacts;
       j["failures"] = r.failures;
       j["max_penetration"] = r.measures.max_penetration;
+      j["max_energy_gain"] = r.measures.max_energy_gain;
       j["figure"] = r.measures.figure_name;
       // JSON has no NaN: a non-finite figure (the run blew up) is null.
       j["value"] = std::isfinite(r.measures.figure) ? nlohmann::json(r.measures.figure)
