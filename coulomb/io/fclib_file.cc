@@ -96,6 +96,18 @@ bool HasGroup(const std::string& path, const char* group) {
   return found;
 }
 
+// A readable HDF5 file with the FCLib group of this kind ("local" or "global"), or why not.
+std::optional<InputError> CheckFclibFile(const std::string& path, const std::string& kind) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
+  if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
+  const std::string group = "/fclib_" + kind;
+  if (!HasGroup(path, group.c_str())) {
+    return InputError{path, 0, group, "not an FCLib " + kind + " problem (group missing)"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<FrictionContactProblem> ReadFclibFile(const std::string& path) {
@@ -106,12 +118,7 @@ Expected<FrictionContactProblem> ReadFclibFile(const std::string& path) {
 }
 
 Expected<FrictionContactProblem> ReadFclibGlobal(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
-  if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
-  if (!HasGroup(path, "/fclib_global")) {
-    return InputError{path, 0, "/fclib_global", "not an FCLib global problem (group missing)"};
-  }
+  if (std::optional<InputError> defect = CheckFclibFile(path, "global")) return *defect;
   fclib_global* global = fclib_read_global(path.c_str());
   if (global == nullptr) {
     return InputError{path, 0, "/fclib_global", "not an FCLib global problem (group missing?)"};
@@ -133,12 +140,7 @@ Expected<FrictionContactProblem> ReadFclibGlobal(const std::string& path) {
 }
 
 Expected<FrictionContactProblem> ReadFclibLocal(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return InputError{path, 0, "", "no such file"};
-  if (!IsHdf5File(path)) return InputError{path, 0, "", "not an HDF5 file (bad signature)"};
-  if (!HasGroup(path, "/fclib_local")) {
-    return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing)"};
-  }
+  if (std::optional<InputError> defect = CheckFclibFile(path, "local")) return *defect;
   fclib_local* local = fclib_read_local(path.c_str());
   if (local == nullptr) {
     return InputError{path, 0, "/fclib_local", "not an FCLib local problem (group missing?)"};
