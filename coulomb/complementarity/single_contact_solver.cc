@@ -104,8 +104,13 @@ SingleContactSolution SolveSingleContact(const Eigen::Matrix3d& W, const Eigen::
   // Sticking.
   const Eigen::LDLT<Eigen::Matrix3d> ldlt(W);
   if (ldlt.info() == Eigen::Success && ldlt.isPositive() && W.diagonal().minCoeff() > 0) {
-    const Eigen::Vector3d r = -ldlt.solve(q);
-    const bool finite = r.allFinite() && (W * r + q).norm() <= 1e-10 * (q.norm() + 1e-300);
+    Eigen::Vector3d r = -ldlt.solve(q);
+    // Up to two steps of iterative refinement: local W blocks of one body touched at several points
+    // are nearly singular, and the plain solve's residual (1e-6 relative on FCLib's OneObject)
+    // failed the check below, sending a valid sticking contact to the slow fixed point.
+    const auto solves = [&] { return (W * r + q).norm() <= 1e-10 * (q.norm() + 1e-300); };
+    for (int k = 0; k < 2 && r.allFinite() && !solves(); ++k) r -= ldlt.solve(W * r + q);
+    const bool finite = r.allFinite() && solves();
     if (finite && r[0] > 0 && r.tail<2>().norm() <= mu * r[0] * (1 + 1e-12)) {
       out.r = r;
       out.regime = ContactRegime::kSticking;
