@@ -10,7 +10,6 @@
 #include <BulletDynamics/MLCPSolvers/btMLCPSolver.h>
 #include <btBulletDynamicsCommon.h>
 
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <variant>
@@ -151,24 +150,15 @@ PeerRun RunBullet(const PeerScene& scene, bool mlcp) {
   info.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS;
   BuildBodies(scene, bullet);
   run.frames.push_back(ReadFrame(0, bullet));
-  const int steps = scene.NumSteps();
-  long total_contacts = 0;
-  for (int k = 0; k < steps; ++k) {
-    const double t = k * scene.time_step;
-    if (scene.torque) {
-      bullet.bodies[scene.torque->body]->applyTorque(
-          ToBt(scene.torque->rate * t * scene.torque->axis));
-    }
-    const auto start = std::chrono::steady_clock::now();
-    // maxSubSteps = 0: exactly one step of the given length, no interpolation (rule 2).
-    bullet.world->stepSimulation(scene.time_step, 0);
-    run.step_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    total_contacts += CountContacts(bullet);
-    run.frames.push_back(ReadFrame(t + scene.time_step, bullet));
-    if (BudgetSpent(scene, run)) break;
-  }
-  run.contacts = PerStep(run, static_cast<double>(total_contacts));
+  btRigidBody* torqued = scene.torque ? bullet.bodies[scene.torque->body].get() : nullptr;
+  RunSteps(
+      scene, run, [&](const Eigen::Vector3d& tau) { torqued->applyTorque(ToBt(tau)); },
+      [&] {
+        // maxSubSteps = 0: exactly one step of the given length, no interpolation (rule 2).
+        bullet.world->stepSimulation(scene.time_step, 0);
+        return StepOutcome{CountContacts(bullet), 0, false};
+      },
+      [&](double time) { return ReadFrame(time, bullet); });
   if (mlcp) {
     run.failures = static_cast<btMLCPSolver*>(bullet.solver.get())->getNumFallbacks();
     run.iterations = -1;

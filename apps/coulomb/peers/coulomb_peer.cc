@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <variant>
 
 #include "apps/coulomb/peers/peer_engine.h"
@@ -140,32 +139,25 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
   sim::State state = s.initial;
   multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
   run.frames.push_back(ReadFrame(0, data, tracked));
-  const int steps = scene.NumSteps();
-  double iterations = 0, contacts = 0;
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(s.model.nv);
-  for (int k = 0; k < steps; ++k) {
-    const double t = k * scene.time_step;
-    if (scene.torque) {
-      // A free body's angular velocity coordinates are in its own frame (joint.h).
-      const int b = tracked[scene.torque->body].body;
-      const Eigen::Vector3d tau_w = scene.torque->rate * t * scene.torque->axis;
-      tau.segment<3>(s.model.bodies[b].v_index + 3) = data.X_world[b].R.transpose() * tau_w;
-    }
-    const auto start = std::chrono::steady_clock::now();
-    const sim::StepReport report =
-        sim::Step(s.model, data, s.world, state, tau, scene.time_step, s.settings);
-    run.step_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    state.time = (k + 1) * scene.time_step;
-    if (report.status != LcpStatus::kSolved) ++run.failures;
-    iterations += report.iterations;
-    contacts += report.num_contacts();
-    multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
-    run.frames.push_back(ReadFrame(state.time, data, tracked));
-    if (BudgetSpent(scene, run)) break;
-  }
-  run.iterations = PerStep(run, iterations);
-  run.contacts = PerStep(run, contacts);
+  RunSteps(
+      scene, run,
+      [&](const Eigen::Vector3d& tau_w) {
+        // A free body's angular velocity coordinates are in its own frame (joint.h).
+        const int b = tracked[scene.torque->body].body;
+        tau.segment<3>(s.model.bodies[b].v_index + 3) = data.X_world[b].R.transpose() * tau_w;
+      },
+      [&] {
+        const sim::StepReport report =
+            sim::Step(s.model, data, s.world, state, tau, scene.time_step, s.settings);
+        return StepOutcome{report.num_contacts(), static_cast<double>(report.iterations),
+                           report.status != LcpStatus::kSolved};
+      },
+      [&](double time) {
+        state.time = time;
+        multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
+        return ReadFrame(time, data, tracked);
+      });
   return run;
 }
 

@@ -6,7 +6,6 @@
 // the Bullet adapter in the same process.) Skeletons do not self-collide (DART's default), which is
 // what the chain scene asks; free bodies are one skeleton each.
 
-#include <chrono>
 #include <dart/collision/ode/OdeCollisionDetector.hpp>
 #include <dart/constraint/BoxedLcpConstraintSolver.hpp>
 #include <dart/constraint/DantzigBoxedLcpSolver.hpp>
@@ -145,22 +144,15 @@ PeerRun RunDart(const PeerScene& scene, bool dantzig) {
   AddPlanes(scene, *world);
   const std::vector<dd::BodyNode*> nodes = AddBodies(scene, *world);
   run.frames.push_back(ReadFrame(0, nodes));
-  const int steps = scene.NumSteps();
-  long total_contacts = 0;
-  for (int k = 0; k < steps; ++k) {
-    const double t = k * scene.time_step;
-    if (scene.torque) {
-      nodes[scene.torque->body]->setExtTorque(scene.torque->rate * t * scene.torque->axis);
-    }
-    const auto start = std::chrono::steady_clock::now();
-    world->step();
-    run.step_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    total_contacts += static_cast<long>(world->getLastCollisionResult().getNumContacts());
-    run.frames.push_back(ReadFrame(t + scene.time_step, nodes));
-    if (BudgetSpent(scene, run)) break;
-  }
-  run.contacts = PerStep(run, static_cast<double>(total_contacts));
+  dd::BodyNode* torqued = scene.torque ? nodes[scene.torque->body] : nullptr;
+  RunSteps(
+      scene, run, [&](const Eigen::Vector3d& tau) { torqued->setExtTorque(tau); },
+      [&] {
+        world->step();
+        return StepOutcome{static_cast<int>(world->getLastCollisionResult().getNumContacts()), 0,
+                           false};
+      },
+      [&](double time) { return ReadFrame(time, nodes); });
   run.iterations = dantzig ? -1 : 30;  // PgsBoxedLcpSolver's default sweep cap
   return run;
 }

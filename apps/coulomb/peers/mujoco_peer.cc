@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
 
-#include <chrono>
 #include <memory>
 #include <variant>
 
@@ -155,26 +154,16 @@ PeerRun RunMujoco(const PeerScene& scene, const MujocoSolver& solver) {
   }
   mj_forward(m, d);
   run.frames.push_back(ReadFrame(m, d, ids));
-  const int steps = scene.NumSteps();
-  long total_contacts = 0, total_iterations = 0;
-  for (int k = 0; k < steps; ++k) {
-    if (scene.torque) {
-      const Eigen::Vector3d tau = scene.torque->rate * d->time * scene.torque->axis;
-      Eigen::Map<Eigen::Vector3d>{d->xfrc_applied + 6 * ids[scene.torque->body] + 3} = tau;
-    }
-    const int warnings_before = WarningCount(d);
-    const auto start = std::chrono::steady_clock::now();
-    mj_step(m, d);
-    run.step_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (WarningCount(d) > warnings_before) ++run.failures;
-    total_contacts += d->ncon;
-    total_iterations += d->solver_iter;
-    run.frames.push_back(ReadFrame(m, d, ids));
-    if (BudgetSpent(scene, run)) break;
-  }
-  run.contacts = PerStep(run, static_cast<double>(total_contacts));
-  run.iterations = PerStep(run, static_cast<double>(total_iterations));
+  mjtNum* torque = scene.torque ? d->xfrc_applied + 6 * ids[scene.torque->body] + 3 : nullptr;
+  RunSteps(
+      scene, run, [&](const Eigen::Vector3d& tau) { Eigen::Map<Eigen::Vector3d>{torque} = tau; },
+      [&] {
+        const int warnings_before = WarningCount(d);
+        mj_step(m, d);
+        return StepOutcome{d->ncon, static_cast<double>(d->solver_iter),
+                           WarningCount(d) > warnings_before};
+      },
+      [&](double /*time: MuJoCo keeps its own*/) { return ReadFrame(m, d, ids); });
   mj_deleteData(d);
   mj_deleteModel(m);
   return run;

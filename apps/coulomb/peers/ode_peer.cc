@@ -5,7 +5,6 @@
 
 #include <ode/ode.h>
 
-#include <chrono>
 #include <cstdarg>
 #include <variant>
 
@@ -131,29 +130,20 @@ PeerRun RunOde(const PeerScene& scene, bool quick_step) {
     dWorldSetQuickStepNumIterations(ode.world, kQuickStepIterations);
     BuildBodies(scene, ode);
     run.frames.push_back(ReadFrame(0, ode));
-    const int steps = scene.NumSteps();
-    long total_contacts = 0;
-    for (int k = 0; k < steps; ++k) {
-      const double t = k * scene.time_step;
-      if (scene.torque) {
-        const Eigen::Vector3d tau = scene.torque->rate * t * scene.torque->axis;
-        dBodyAddTorque(ode.bodies[scene.torque->body], tau.x(), tau.y(), tau.z());
-      }
-      const int messages_before = g_ode_messages;
-      const auto start = std::chrono::steady_clock::now();
-      ode.contact_count = 0;
-      dSpaceCollide(ode.space, &ode, &NearCallback);
-      const int ok = quick_step ? dWorldQuickStep(ode.world, scene.time_step)
-                                : dWorldStep(ode.world, scene.time_step);
-      dJointGroupEmpty(ode.contacts);
-      run.step_seconds.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      if (!ok || g_ode_messages > messages_before) ++run.failures;
-      total_contacts += ode.contact_count;
-      run.frames.push_back(ReadFrame(t + scene.time_step, ode));
-      if (BudgetSpent(scene, run)) break;
-    }
-    run.contacts = PerStep(run, static_cast<double>(total_contacts));
+    const dBodyID torqued = scene.torque ? ode.bodies[scene.torque->body] : nullptr;
+    RunSteps(
+        scene, run,
+        [&](const Eigen::Vector3d& tau) { dBodyAddTorque(torqued, tau.x(), tau.y(), tau.z()); },
+        [&] {
+          const int messages_before = g_ode_messages;
+          ode.contact_count = 0;
+          dSpaceCollide(ode.space, &ode, &NearCallback);
+          const int ok = quick_step ? dWorldQuickStep(ode.world, scene.time_step)
+                                    : dWorldStep(ode.world, scene.time_step);
+          dJointGroupEmpty(ode.contacts);
+          return StepOutcome{ode.contact_count, 0, !ok || g_ode_messages > messages_before};
+        },
+        [&](double time) { return ReadFrame(time, ode); });
     run.iterations = quick_step ? kQuickStepIterations : -1;
   }
   dCloseODE();

@@ -47,6 +47,23 @@ double PerStep(const PeerRun& run, double total);
 // a dense pivoting solver on the 200-sphere bin may need minutes per simulated second.
 bool BudgetSpent(const PeerScene& scene, PeerRun& run);
 
+// What one step of an engine reports.
+struct StepOutcome {
+  int contacts = 0;
+  double iterations = 0;
+  bool failed = false;  // did not converge, or fell back to another solver
+};
+
+// The stepping loop every adapter shares: before each step `push` receives the scene's ramped
+// torque (world frame, at the step's start time; not called without one); `step` advances one
+// δt and is the only part timed; `read` gives the frame at the step's end time. Stops at the
+// scene's end or its wall-time budget; fills frames (after the one already there), step times,
+// failures, and the mean contacts and iterations per step.
+void RunSteps(const PeerScene& scene, PeerRun& run,
+              const std::function<void(const Eigen::Vector3d&)>& push,
+              const std::function<StepOutcome()>& step,
+              const std::function<PeerFrame(double)>& read);
+
 // Appends the frame of a run with the given per-body state; adapters use it after each step.
 PeerFrame MakeFrame(double time, std::size_t num_bodies);
 

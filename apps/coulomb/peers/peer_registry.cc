@@ -1,6 +1,8 @@
 // Which engines `coulomb bench peers` runs: Coulomb's formulations always; each peer when CMake
 // found its Debian package (COULOMB_HAVE_<ENGINE>), otherwise a row that says how to install it.
 
+#include <chrono>
+
 #include "apps/coulomb/peers/peer_engine.h"
 
 namespace coulomb::peers {
@@ -40,6 +42,27 @@ bool BudgetSpent(const PeerScene& scene, PeerRun& run) {
   for (const double s : run.step_seconds) spent += s;
   run.stopped = spent > scene.wall_budget;
   return run.stopped;
+}
+
+void RunSteps(const PeerScene& scene, PeerRun& run,
+              const std::function<void(const Eigen::Vector3d&)>& push,
+              const std::function<StepOutcome()>& step,
+              const std::function<PeerFrame(double)>& read) {
+  double contacts = 0, iterations = 0;
+  for (int k = 0; k < scene.NumSteps(); ++k) {
+    if (scene.torque) push(scene.torque->rate * k * scene.time_step * scene.torque->axis);
+    const auto start = std::chrono::steady_clock::now();
+    const StepOutcome outcome = step();
+    run.step_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    contacts += outcome.contacts;
+    iterations += outcome.iterations;
+    if (outcome.failed) ++run.failures;
+    run.frames.push_back(read((k + 1) * scene.time_step));
+    if (BudgetSpent(scene, run)) break;
+  }
+  run.contacts = PerStep(run, contacts);
+  run.iterations = PerStep(run, iterations);
 }
 
 std::vector<PeerEngine> AllPeerEngines() {
