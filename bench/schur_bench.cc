@@ -161,7 +161,7 @@ Row Measure(const Eigen::Vector3i& cells, double patch) {
   row.schur_ms = 1e3 * clock.Lap();
   convex::SapProblem sap;
   sap.time_step = dt;
-  sap.cliques.push_back({0, schur.reduced()});
+  sap.cliques.push_back({0, schur.reduced(), {}});
   sap.v_star.resize(row.participating);
   Eigen::VectorXd guess(row.participating);
   for (int i = 0; i < row.participating; ++i) {

@@ -64,7 +64,11 @@ std::string ValidateConstraint(const SapProblem& problem, const SapConstraint& c
 
 Eigen::MatrixXd EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian) {
   const auto term = [&](int clique, const Eigen::MatrixXd& J) -> Eigen::MatrixXd {
-    const Eigen::VectorXd inverse_diagonal = problem.cliques[clique].A.diagonal().cwiseInverse();
+    const SapClique& c = problem.cliques[clique];
+    if (c.delassus_diagonal.size() == c.size()) {
+      return J * c.delassus_diagonal.asDiagonal() * J.transpose();
+    }
+    const Eigen::VectorXd inverse_diagonal = c.A.diagonal().cwiseInverse();
     return J * inverse_diagonal.asDiagonal() * J.transpose();
   };
   Eigen::MatrixXd W = term(jacobian.clique_a, jacobian.J_a);

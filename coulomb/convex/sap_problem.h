@@ -18,6 +18,9 @@ namespace coulomb::convex {
 struct SapClique {
   int start = 0;
   Eigen::MatrixXd A;  // symmetric positive definite
+  // Optional, per velocity, 1/kg: what estimates the Delassus diagonal (spec §1.1) instead of
+  // diag(A)⁻¹ (see SapParams::deformable_delassus).
+  Eigen::VectorXd delassus_diagonal;
   int size() const { return static_cast<int>(A.rows()); }
 };
 

@@ -72,7 +72,9 @@ void AddRigidContacts(const DeformableModel& model, int d, const FemState& state
     const multibody::Transform X_GW = X_WG.Inverse();
     for (const int a : body.surface_vertices) {
       const Eigen::Vector3d p = state.x.col(a);
-      if (!Contains(shape_box, p) || IsFixed(body, a)) continue;
+      // A fixed vertex still pushes a moving body (a support's edge); against static geometry
+      // nothing can move.
+      if (!Contains(shape_box, p) || (geo.body < 0 && IsFixed(body, a))) continue;
       const geometry::PointQuery q = geometry::QueryPoint(geo.shape, X_GW.Apply(p));
       if (q.phi > reach) continue;
       DeformableContact c;
@@ -103,9 +105,15 @@ void AddDeformableContacts(const DeformableModel& model, const std::vector<FemSt
     const geometry::SurfaceDistance surface(states[e].x, other.surface, edge);
     for (const int a : body.surface_vertices) {
       const Eigen::Vector3d p = states[d].x.col(a);
-      if (!Contains(other_box, p) || IsFixed(body, a)) continue;
+      if (!Contains(other_box, p)) continue;
       const auto hit = surface.Query(p, margin + edge);
       if (!hit || hit->phi > margin) continue;
+      // A fixed vertex (a support's edge) is a contact unless the face it touches is fixed too.
+      const Eigen::Vector3i& face = other.surface[hit->face];
+      if (IsFixed(body, a) && IsFixed(other, face[0]) && IsFixed(other, face[1]) &&
+          IsFixed(other, face[2])) {
+        continue;
+      }
       DeformableContact c;
       c.deformable = d;
       c.vertex = a;

@@ -59,6 +59,38 @@ int OrientPositively(TetMesh& mesh) {
   return flipped;
 }
 
+TetMesh RefineTetMesh(const TetMesh& mesh) {
+  std::map<std::pair<int, int>, int> midpoint_of;  // sorted edge → new vertex
+  std::vector<Eigen::Vector3d> added;
+  const auto midpoint = [&](int a, int b) {
+    const std::pair<int, int> key(std::min(a, b), std::max(a, b));
+    const auto [at, inserted] =
+        midpoint_of.emplace(key, mesh.num_vertices() + static_cast<int>(added.size()));
+    if (inserted) added.push_back(0.5 * (mesh.vertices.col(a) + mesh.vertices.col(b)));
+    return at->second;
+  };
+  std::vector<Eigen::Vector4i> tets;
+  for (int e = 0; e < mesh.num_tets(); ++e) {
+    const int a = mesh.tets(0, e), b = mesh.tets(1, e), c = mesh.tets(2, e), d = mesh.tets(3, e);
+    const int ab = midpoint(a, b), ac = midpoint(a, c), ad = midpoint(a, d);
+    const int bc = midpoint(b, c), bd = midpoint(b, d), cd = midpoint(c, d);
+    tets.insert(tets.end(), {{a, ab, ac, ad}, {ab, b, bc, bd}, {ac, bc, c, cd}, {ad, bd, cd, d}});
+    // The octahedron around the diagonal ac–bd: its other four vertices form a cycle.
+    const int ring[4] = {ab, bc, cd, ad};
+    for (int k = 0; k < 4; ++k) tets.push_back({ac, bd, ring[k], ring[(k + 1) % 4]});
+  }
+  TetMesh out;
+  out.vertices.resize(3, mesh.num_vertices() + static_cast<int>(added.size()));
+  out.vertices.leftCols(mesh.num_vertices()) = mesh.vertices;
+  for (std::size_t k = 0; k < added.size(); ++k) {
+    out.vertices.col(mesh.num_vertices() + static_cast<int>(k)) = added[k];
+  }
+  out.tets.resize(4, static_cast<int>(tets.size()));
+  for (std::size_t e = 0; e < tets.size(); ++e) out.tets.col(static_cast<int>(e)) = tets[e];
+  OrientPositively(out);
+  return out;
+}
+
 std::vector<Eigen::Vector3i> BoundaryFaces(const TetMesh& mesh) {
   // Faces of a positively oriented tet (a, b, c, d), each counter-clockwise from outside.
   constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};

@@ -34,6 +34,12 @@ int OrientPositively(TetMesh& mesh);
 // seen from outside), as vertex index triples.
 std::vector<Eigen::Vector3i> BoundaryFaces(const TetMesh& mesh);
 
+// Red refinement (Bey): each element split into 8 by its edge midpoints — 4 corner elements and
+// the inner octahedron cut along one diagonal — so a face carries 6 vertices instead of 3.
+// Vertex contacts sample a surface at its vertices: a coarse mesh (IPC's arch blocks are one
+// hexahedron each) touches another flat face only at its corners.
+TetMesh RefineTetMesh(const TetMesh& mesh);
+
 // A structured mesh of the box [−half, half] (m) with n cells per axis, each cell split into
 // 6 tetrahedra along its main diagonal (conforming across cells).
 TetMesh MakeBoxMesh(const Eigen::Vector3d& half_extents, const Eigen::Vector3i& cells);

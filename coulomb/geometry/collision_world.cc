@@ -17,9 +17,19 @@ int CollisionWorld::Add(CollisionGeometry geometry) {
 }
 
 void CollisionWorld::ExcludeAdjacentBodies(const multibody::Model& model) {
+  // Bodies welded to the world (a robot's base link) cannot move: their contacts with static
+  // geometry and with each other have nothing to act on (an iiwa base sunk 1.5 cm into the
+  // ground it stands on reported that as penetration every step).
+  std::vector<int> welded;
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const int parent = model.bodies[i].parent;
     if (parent >= 0) excluded_body_pairs.emplace_back(parent, static_cast<int>(i));
+    const bool fixed = model.bodies[i].joint == multibody::JointType::kFixed;
+    if (fixed && (parent < 0 || std::binary_search(welded.begin(), welded.end(), parent))) {
+      for (const int other : welded) excluded_body_pairs.emplace_back(other, static_cast<int>(i));
+      excluded_body_pairs.emplace_back(-1, static_cast<int>(i));
+      welded.push_back(static_cast<int>(i));
+    }
   }
   std::sort(excluded_body_pairs.begin(), excluded_body_pairs.end());
 }

@@ -40,7 +40,8 @@ struct CollisionWorld {
   std::vector<std::pair<int, int>> excluded_body_pairs;  // (min, max) body indices
 
   int Add(CollisionGeometry geometry);
-  // Excludes every parent–child body pair of the model.
+  // Excludes every parent–child body pair of the model, and the pairs of bodies welded to the
+  // world (with the world and with each other): neither side can move.
   void ExcludeAdjacentBodies(const multibody::Model& model);
   // "" when every geometry is valid, else the first problem, naming the geometry.
   std::string Validate() const;

@@ -36,7 +36,7 @@ fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
                                  f.Has("axial") ? f["axial"].Int(1, 200) : 4);
   }
   if (type == "file") {
-    f.CheckKeys({"type", "path", "scale"});
+    f.CheckKeys({"type", "path", "scale", "refine"});
     const std::filesystem::path p(f["path"].String());
     const std::string path =
         p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
@@ -44,6 +44,8 @@ fem::TetMesh ReadMesh(const Field& f, const std::string& base_dir) {
     if (!file.ok()) f["path"].Fail(file.error().ToString());
     fem::TetMesh mesh = std::move(file.value().mesh);
     mesh.vertices *= f.Has("scale") ? f["scale"].DoubleIn(1e-9, 1e9) : 1.0;
+    const int refine = f.Has("refine") ? f["refine"].Int(0, 4) : 0;
+    for (int k = 0; k < refine; ++k) mesh = fem::RefineTetMesh(mesh);
     return mesh;
   }
   f["type"].Fail("unknown mesh type '" + type + "' (box, ball, cylinder, file)");

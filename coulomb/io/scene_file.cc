@@ -38,6 +38,9 @@ struct SceneReader {
   std::map<std::string, Material> materials;
   std::map<std::string, BodyRef> bodies;
   std::vector<std::pair<int, Field>> initial_values;  // (body, value field) for 1-DoF joints
+  // Collision groups of robots without self-collision: one bit each (bit 0 is everything else).
+  std::map<int, std::uint32_t> group_of_body;
+  int next_group_bit = 1;
 
   void Read(const Field& root);
   void ReadSettings(const Field& root);
@@ -268,7 +271,7 @@ void SceneReader::ReadBody(const Field& f) {
 
 void SceneReader::ReadUrdf(const Field& f) {
   f.CheckKeys({"file", "package_map", "position", "orientation", "floating_base", "strict",
-               "friction", "initial", "name"});
+               "friction", "initial", "name", "parent", "self_collision"});
   multibody::UrdfOptions options;
   if (f.Has("package_map")) {
     const Field map = f["package_map"];
@@ -287,16 +290,40 @@ void SceneReader::ReadUrdf(const Field& f) {
   const Transform X_WBase{OptionalRotation(f, "orientation"),
                           OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
   const double friction = f.Has("friction") ? f["friction"].DoubleIn(0, 1e6) : 0.5;
+  // `parent`: the robot's root is welded to that body (a hand on an arm's flange) and
+  // position/orientation place it in the parent's frame; otherwise in the world.
+  int parent = -1;
+  if (f.Has("parent")) {
+    const std::string name = f["parent"].String();
+    if (!bodies.count(name)) f["parent"].Fail("no body '" + name + "' before this include");
+    if (options.floating_base) f["parent"].Fail("a robot mounted on a parent cannot float");
+    parent = bodies.at(name).body;
+    if (parent < 0)
+      f["parent"].Fail("'" + name +
+                       "' is static geometry; omit parent to fix the robot in the world");
+  }
+  // self_collision: false puts the robot's shapes in a group of their own that does not collide
+  // with itself (primitive collision models of neighbouring links overlap by design); a robot
+  // mounted on such a robot joins its group (a hand does not collide with the arm carrying it).
+  std::uint32_t group = 1;
+  if (parent >= 0 && group_of_body.count(parent)) {
+    group = group_of_body.at(parent);
+  } else if (f.Has("self_collision") && !f["self_collision"].Bool()) {
+    if (next_group_bit >= 32) f["self_collision"].Fail("at most 31 robots can turn it off");
+    group = 1u << next_group_bit++;
+  }
   const int offset = static_cast<int>(scene.model.bodies.size());
   for (Body body : robot.model.bodies) {
     if (bodies.count(body.name)) f.Fail("body '" + body.name + "' already exists in the scene");
     if (body.parent < 0) {
       body.placement = X_WBase * body.placement;
+      body.parent = parent;
     } else {
       body.parent += offset;
     }
     const int index = scene.model.AddBody(body);
     bodies[body.name] = {index, {}};
+    if (group != 1) group_of_body[index] = group;
   }
   for (const multibody::CollisionGeometry& c : robot.collisions) {
     geometry::CollisionGeometry g;
@@ -304,6 +331,8 @@ void SceneReader::ReadUrdf(const Field& f) {
     g.body = c.body + offset;
     g.X_BG = c.X_BG;
     g.friction = friction;
+    g.group = group;
+    g.mask = group == 1 ? 0xffffffffu : ~group;
     using Kind = multibody::CollisionGeometry::Shape;
     if (c.shape == Kind::kBox) {
       g.shape = geometry::Box{0.5 * c.size};
@@ -414,7 +443,8 @@ void SceneReader::ReadActuator(const Field& f) {
 void SceneReader::ReadSolver(const Field& f) {
   f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
                "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
-               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver"});
+               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
+               "deformable_delassus"});
   sim::StepSettings& s = scene.settings;
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
@@ -442,6 +472,14 @@ void SceneReader::ReadSapSettings(const Field& f, SapParams& sap) {
   if (f.Has("rel_tolerance")) sap.solver.rel_tolerance = f["rel_tolerance"].DoubleIn(0, 1);
   if (f.Has("abs_tolerance")) sap.solver.abs_tolerance = f["abs_tolerance"].DoubleIn(0, 1);
   if (f.Has("joint_limits")) sap.joint_limits = f["joint_limits"].Bool();
+  if (f.Has("deformable_delassus")) {
+    const std::string name = f["deformable_delassus"].String();
+    if (name != "diagonal" && name != "exact") {
+      f["deformable_delassus"].Fail("'" + name + "' is not diagonal or exact");
+    }
+    sap.deformable_delassus = name == "exact" ? SapParams::DeformableDelassus::kExact
+                                              : SapParams::DeformableDelassus::kDiagonal;
+  }
   if (f.Has("linear_solver")) {
     const std::string name = f["linear_solver"].String();
     const auto kind = convex::ParseSparseCholesky(name);

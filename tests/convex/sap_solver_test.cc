@@ -1,12 +1,13 @@
 // SAP's Newton solver against independent certificates: closed-form minimizers, and the KKT
 // conditions of SAP's dual (a second-order-cone QP in the impulses) that do not use the
 // solver's projections.
-#include "coulomb/convex/sap_model.h"
 #include "coulomb/convex/sap_solver.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
+
+#include "coulomb/convex/sap_model.h"
 
 namespace coulomb::convex {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 SapProblem OneDofProblem(double m, double v_star, double R, double v_hat) {
   SapProblem p;
   p.time_step = 0.01;
-  p.cliques.push_back({0, Eigen::MatrixXd::Constant(1, 1, m)});
+  p.cliques.push_back({0, Eigen::MatrixXd::Constant(1, 1, m), {}});
   p.v_star = Eigen::VectorXd::Constant(1, v_star);
   SapConstraint c;
   c.jacobian.name = "row";
@@ -58,7 +59,7 @@ SapProblem RandomContactProblem(int num_cliques, int num_contacts, unsigned seed
   p.v_star.resize(6 * num_cliques);
   for (int k = 0; k < num_cliques; ++k) {
     Eigen::MatrixXd B = Eigen::MatrixXd::NullaryExpr(6, 6, [&] { return u(rng); });
-    p.cliques.push_back({6 * k, B * B.transpose() + Eigen::MatrixXd::Identity(6, 6)});
+    p.cliques.push_back({6 * k, B * B.transpose() + Eigen::MatrixXd::Identity(6, 6), {}});
     for (int i = 0; i < 6; ++i) p.v_star[6 * k + i] = u(rng);
   }
   for (int i = 0; i < num_contacts; ++i) {

@@ -34,6 +34,25 @@ TEST(TetMesh, BoxMeshHasExactVolumeAndAClosedBoundary) {
   EXPECT_NEAR(volume, 0.1, 1e-14);
 }
 
+// Red refinement splits every element into 8 positively oriented ones of equal volume (1/8 of
+// their parent's), keeps the total volume, and shares edge midpoints across elements.
+TEST(TetMesh, RefinementSplitsEveryElementIntoEightAndKeepsTheVolume) {
+  const fem::TetMesh coarse = fem::MakeBoxMesh(Eigen::Vector3d(0.5, 0.5, 0.5), {2, 2, 2});
+  const fem::TetMesh fine = fem::RefineTetMesh(coarse);
+  EXPECT_EQ(fine.num_tets(), 8 * coarse.num_tets());
+  EXPECT_EQ(fem::ValidateTetMesh(fine), "");
+  EXPECT_NEAR(fem::TotalVolume(fine), 1.0, 1e-14);
+  for (int e = 0; e < coarse.num_tets(); ++e) {
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_NEAR(fem::SignedVolume(fine, 8 * e + k), fem::SignedVolume(coarse, e) / 8, 1e-15);
+    }
+  }
+  // Every edge midpoint of the 2³-cell box (cell edges, face and main diagonals) is a point of
+  // the 4³-cell grid, each created once: 5³ vertices. The surface is closed and twice as fine.
+  EXPECT_EQ(fine.num_vertices(), 125);
+  EXPECT_EQ(fem::BoundaryFaces(fine).size(), 4 * fem::BoundaryFaces(coarse).size());
+}
+
 // The radially mapped ball and cylinder are valid meshes whose volumes converge to 4/3 π R³ and
 // π R² L from below (inscribed facets), and whose boundary vertices lie on the surface.
 TEST(TetMesh, BallAndCylinderConvergeToTheirVolumes) {

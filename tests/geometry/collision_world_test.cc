@@ -13,11 +13,40 @@ Transform At(const Eigen::Vector3d& p) {
   return {Eigen::Matrix3d::Identity(), p};
 }
 
+// A body welded to the world (a robot's base link, and anything welded to it) cannot move: its
+// contacts with static geometry and with other welded bodies are dropped; with a moving body
+// they stay.
+TEST(CollisionWorld, BodiesWeldedToTheWorldDoNotCollideWithStaticGeometry) {
+  multibody::Model model;
+  multibody::Body b;
+  b.name = "base";  // fixed joint, no parent: welded to the world
+  b.joint = multibody::JointType::kFixed;
+  model.AddBody(b);
+  b.name = "plate";  // welded to the base
+  b.parent = 0;
+  model.AddBody(b);
+  b.name = "link";  // revolute on the base: moves
+  b.joint = multibody::JointType::kRevolute;
+  model.AddBody(b);
+  CollisionWorld world;
+  world.Add({"base", 0, Sphere{0.5}, {}, 0.5});
+  world.Add({"plate", 1, Sphere{0.5}, At({0.4, 0, 0}), 0.5});
+  world.Add({"link", 2, Sphere{0.5}, At({0, 0.4, 0}), 0.5});
+  world.Add({"ground", -1, Sphere{0.5}, At({0, 0, 0.2}), 0.5});
+  world.ExcludeAdjacentBodies(model);
+  const std::vector<Transform> poses(3);
+  const ContactDetection d = FindContacts(world, poses);
+  // Left: link–ground and link–plate (link–base is parent–child).
+  EXPECT_EQ(d.candidate_pairs, 2);
+  for (const Contact& c : d.contacts.contacts) EXPECT_TRUE(c.body_a == 2 || c.body_b == 2);
+}
+
 TEST(CollisionWorld, FiltersStaticSameBodyAdjacentAndMasks) {
   // Bodies: 0 (root), 1 (child of 0), 2 (free). Overlapping spheres everywhere.
   multibody::Model model;
   multibody::Body b;
   b.name = "root";
+  b.joint = multibody::JointType::kFloating;  // moving bodies (welded ones are tested below)
   model.AddBody(b);
   b.name = "child";
   b.parent = 0;

@@ -16,6 +16,60 @@ InputError ErrorOf(const std::string& text) {
   return scene.ok() ? InputError{} : scene.error();
 }
 
+// A hand mounted on an arm: `parent` welds the included robot's root to a body of the scene
+// (one tree, 7 + 16 DoFs), and `self_collision: false` keeps the overlapping primitive links of
+// the arm — and the hand it carries — from colliding with each other, but not with the world.
+TEST(SceneFile, UrdfMountedOnAParentWithoutSelfCollision) {
+  const std::string data = COULOMB_SHARED_DATA;
+  const std::string text =
+      "coulomb: 1\nbodies:\n  - {name: ball, position: [0.6, 0, 0.3], "
+      "shapes: [{type: sphere, radius: 0.05}]}\nurdf:\n"
+      "  - file: " +
+      data +
+      "/robots/drake_models/iiwa_description/urdf/iiwa14_primitive_collision.urdf\n"
+      "    package_map: {drake_models: " +
+      data +
+      "/robots/drake_models}\n"
+      "    self_collision: false\n"
+      "    initial: {iiwa_joint_2: 0.5, iiwa_joint_4: -1.0}\n"
+      "  - file: " +
+      data +
+      "/robots/drake_models/allegro_hand_description/urdf/"
+      "allegro_hand_description_right.urdf\n"
+      "    package_map: {drake_models: " +
+      data +
+      "/robots/drake_models}\n"
+      "    parent: iiwa_link_7\n    position: [0, 0, 0.045]\n";
+  const auto scene = io::ParseScene(text, "s.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const sim::Scene& s = scene.value();
+  EXPECT_EQ(s.model.nv, 6 + 7 + 16);  // the ball floats
+  int link7 = -1, hand = -1;
+  for (std::size_t b = 0; b < s.model.bodies.size(); ++b) {
+    if (s.model.bodies[b].name == "iiwa_link_7") link7 = static_cast<int>(b);
+    if (s.model.bodies[b].name == "hand_root") hand = static_cast<int>(b);
+  }
+  ASSERT_GE(hand, 0);
+  EXPECT_EQ(s.model.bodies[hand].parent, link7);
+  // Robot shapes share one group that excludes itself; the ball (group 1) meets them all.
+  std::uint32_t robot_group = 0;
+  for (const geometry::CollisionGeometry& g : s.world.geometries) {
+    if (g.body <= 0) continue;  // the ball is body 0
+    if (robot_group == 0) robot_group = g.group;
+    EXPECT_EQ(g.group, robot_group) << g.name;
+    EXPECT_EQ(g.group & g.mask, 0u) << g.name;
+  }
+  EXPECT_NE(robot_group, 1u);
+  EXPECT_NE(robot_group & s.world.geometries[0].mask, 0u);
+  EXPECT_EQ(ErrorOf(text + "    floating_base: true\n").field, "urdf[1].parent");
+  const InputError unknown = ErrorOf(
+      "coulomb: 1\nurdf:\n  - file: " + data +
+      "/robots/drake_models/allegro_hand_description/urdf/allegro_hand_description_right.urdf\n"
+      "    parent: no_such_link\n");
+  EXPECT_EQ(unknown.field, "urdf[0].parent");
+  EXPECT_NE(unknown.reason.find("no_such_link"), std::string::npos);
+}
+
 TEST(SceneFile, BuildsBodiesShapesAndState) {
   const auto scene = io::ParseScene(R"(coulomb: 1
 name: demo

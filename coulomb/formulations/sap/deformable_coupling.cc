@@ -59,10 +59,20 @@ std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) 
   return out;
 }
 
+// diag(Â⁻¹): one dense Cholesky of Â and a triangular inverse, O(m³) like one factorization of
+// the clique (see SapParams::deformable_delassus for when it is the better estimate).
+Eigen::VectorXd InverseDiagonal(const Eigen::MatrixXd& A) {
+  const Eigen::LLT<Eigen::MatrixXd> llt(A);
+  if (llt.info() != Eigen::Success) return A.diagonal().cwiseInverse();
+  Eigen::MatrixXd L_inverse = Eigen::MatrixXd::Identity(A.rows(), A.cols());
+  llt.matrixL().solveInPlace(L_inverse);
+  return L_inverse.colwise().squaredNorm().transpose();  // (L⁻ᵀ L⁻¹)_ii = ‖L⁻¹ e_i‖²
+}
+
 // Factors each body's step matrix once: with participating DoFs through the Schur complement
 // (v* by block elimination), without through a plain sparse Cholesky. Appends the cliques.
-std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<DeformableClique>& bodies,
-                                 SapProblem& sap) {
+std::string AddDeformableCliques(const CoupledStepInput& in, const SapParams& params,
+                                 std::vector<DeformableClique>& bodies, SapProblem& sap) {
   const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
   const double dt = sap.time_step;
   for (std::size_t d = 0; d < participating.size(); ++d) {
@@ -91,7 +101,10 @@ std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<Deforma
       if (at != b.vertices.end() && *at == dof / 3)
         b.fixed_columns.push_back(b.ColumnOf(*at) + dof % 3);
     }
-    sap.cliques.push_back({b.start, b.schur->reduced()});
+    sap.cliques.push_back({b.start, b.schur->reduced(), {}});
+    if (params.deformable_delassus == SapParams::DeformableDelassus::kExact) {
+      sap.cliques.back().delassus_diagonal = InverseDiagonal(sap.cliques.back().A);
+    }
     const Eigen::Index m = static_cast<Eigen::Index>(3 * b.vertices.size());
     sap.v_star.conservativeResize(b.start + m);
     for (std::size_t k = 0; k < b.vertices.size(); ++k) {
@@ -110,28 +123,63 @@ std::string AddDeformableCliques(const CoupledStepInput& in, std::vector<Deforma
   return "";
 }
 
-// A fixed component must not move: its Jacobian column is zero, so no impulse reaches it (its
-// row of A is the identity, which any impulse would move).
-void ZeroFixedColumns(const DeformableClique& b, Eigen::MatrixXd& J) {
-  for (const int c : b.fixed_columns) J.col(c).setZero();
+// One side of a constraint: a block of constraint rows on one clique (clique −1: nothing moves
+// on this side — the world, a static body, or only fixed vertices).
+struct CliqueBlock {
+  int clique = -1;
+  Eigen::MatrixXd J;
+};
+
+// M (3 rows) at the columns of the given vertices of body b, scaled by their weights. A vertex
+// that does not participate is fixed and contributes nothing; neither does a single fixed
+// component (its row of A is the identity, which any impulse would move).
+CliqueBlock VertexBlock(const DeformableClique& b,
+                        const std::vector<std::pair<int, double>>& vertices,
+                        const Eigen::Matrix3d& M) {
+  CliqueBlock block;
+  if (b.clique < 0) return block;
+  block.clique = b.clique;
+  block.J = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(b.vertices.size()));
+  for (const auto& [a, weight] : vertices) {
+    const auto at = std::lower_bound(b.vertices.begin(), b.vertices.end(), a);
+    if (at == b.vertices.end() || *at != a || weight == 0) continue;
+    block.J.middleCols<3>(b.ColumnOf(a)) += weight * M;
+  }
+  for (const int c : b.fixed_columns) block.J.col(c).setZero();
+  if (block.J.isZero(0)) block.clique = -1;
+  return block;
 }
 
-// The rigid side of a point constraint: −R · J_point of body b at world point p, as the block
-// on b's tree clique (none for the world or a body without velocities).
-void AddRigidSide(const CoupledStepInput& in, const SapProblem& sap, int body,
-                  const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R, SapJacobian& jac) {
-  if (body < 0) return;
+// The rigid side of a point constraint: R · J_point of body b at world point p, as the block on
+// b's tree clique (none for the world or a body without velocities).
+CliqueBlock RigidBlock(const CoupledStepInput& in, const SapProblem& sap, int body,
+                       const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R) {
+  CliqueBlock out;
+  if (body < 0) return out;
   const Eigen::Vector3d p_B = in.data->X_world[body].Inverse().Apply(p_W);
-  const Eigen::MatrixXd J = -R * multibody::CalcPointJacobian(*in.model, *in.data, body, p_B);
+  const Eigen::MatrixXd J = R * multibody::CalcPointJacobian(*in.model, *in.data, body, p_B);
   for (std::size_t k = 0; k < sap.cliques.size(); ++k) {
     const convex::SapClique& c = sap.cliques[k];
     if (c.start >= J.cols()) break;  // the deformable cliques come after the rigid ones
     Eigen::MatrixXd block = J.middleCols(c.start, c.size());
     if (block.isZero(0)) continue;
-    jac.clique_b = static_cast<int>(k);
-    jac.J_b = std::move(block);
-    return;
+    out.clique = static_cast<int>(k);
+    out.J = std::move(block);
+    return out;
   }
+  return out;
+}
+
+// Puts the sides that move into the Jacobian (the first as clique a); false when neither moves:
+// a constraint between fixed things has nothing to act on.
+bool SetSides(CliqueBlock a, CliqueBlock b, SapJacobian& jac) {
+  if (a.clique < 0) std::swap(a, b);
+  if (a.clique < 0) return false;
+  jac.clique_a = a.clique;
+  jac.J_a = std::move(a.J);
+  jac.clique_b = b.clique;
+  if (b.clique >= 0) jac.J_b = std::move(b.J);
+  return true;
 }
 
 Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
@@ -142,30 +190,30 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
   return frame;
 }
 
-void AddContacts(const CoupledStepInput& in, const SapParams& params,
-                 const std::vector<DeformableClique>& bodies, SapProblem& sap) {
+// Returns, per contact, its constraint's index (−1: both sides fixed, nothing to solve).
+std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params,
+                             const std::vector<DeformableClique>& bodies, SapProblem& sap) {
   const double dt = sap.time_step;
+  std::vector<int> constraint_of;
   for (const fem::DeformableContact& c : *in.contacts) {
+    constraint_of.push_back(-1);
     const DeformableClique& a = bodies[c.deformable];
     const Eigen::Matrix3d Rt = ContactFrame(c.normal).transpose();
     SapJacobian jac;
     jac.name = fmt::format("contact of vertex {} of '{}'", c.vertex,
                            in.deformables->bodies[c.deformable].name);
-    jac.clique_a = a.clique;
-    jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
-    jac.J_a.middleCols<3>(a.ColumnOf(c.vertex)) = Rt;
-    ZeroFixedColumns(a, jac.J_a);
+    // v_c = Rᵀ (v_vertex − v_other at the point): the normal points from B into A.
+    const CliqueBlock side_a = VertexBlock(a, {{c.vertex, 1.0}}, Rt);
+    CliqueBlock side_b;
     if (c.other >= 0) {
-      const DeformableClique& b = bodies[c.other];
-      jac.clique_b = b.clique;
-      jac.J_b = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(b.vertices.size()));
-      for (int k = 0; k < 3; ++k) {
-        if (c.weights[k] > 0) jac.J_b.middleCols<3>(b.ColumnOf(c.face[k])) -= c.weights[k] * Rt;
-      }
-      ZeroFixedColumns(b, jac.J_b);
+      side_b = VertexBlock(
+          bodies[c.other],
+          {{c.face[0], c.weights[0]}, {c.face[1], c.weights[1]}, {c.face[2], c.weights[2]}}, -Rt);
     } else {
-      AddRigidSide(in, sap, c.rigid_body, c.point, Rt, jac);
+      side_b = RigidBlock(in, sap, c.rigid_body, c.point, -Rt);
     }
+    if (!SetSides(side_a, side_b, jac)) continue;
+    constraint_of.back() = static_cast<int>(sap.constraints.size());
     convex::ContactParameters contact;
     contact.phi0 = c.phi;
     contact.mu = c.mu;
@@ -175,6 +223,7 @@ void AddContacts(const CoupledStepInput& in, const SapParams& params,
     sap.constraints.push_back(
         convex::MakeContactConstraint(std::move(jac), contact, W, dt, params.regularization));
   }
+  return constraint_of;
 }
 
 // Attachments: x_vertex − X_WB p_B = 0, rigid (spec §2.4: holonomic, k = ∞, β = 0.1).
@@ -188,11 +237,10 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
     jac.name =
         fmt::format("attachment of vertex {} of '{}' to body '{}'", at.vertex,
                     in.deformables->bodies[at.deformable].name, in.model->bodies[at.body].name);
-    jac.clique_a = a.clique;
-    jac.J_a = Eigen::MatrixXd::Zero(3, 3 * static_cast<Eigen::Index>(a.vertices.size()));
-    jac.J_a.middleCols<3>(a.ColumnOf(at.vertex)).setIdentity();
-    ZeroFixedColumns(a, jac.J_a);
-    AddRigidSide(in, sap, at.body, target, Eigen::Matrix3d::Identity(), jac);
+    if (!SetSides(VertexBlock(a, {{at.vertex, 1.0}}, Eigen::Matrix3d::Identity()),
+                  RigidBlock(in, sap, at.body, target, -Eigen::Matrix3d::Identity()), jac)) {
+      continue;
+    }
     convex::HolonomicParameters holonomic;
     holonomic.g0 = x - target;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
@@ -208,9 +256,8 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
   const Stopwatch clock;
   CoupledSolution out;
   SapStepProblem step = MakeSapProblem(*in.rigid, params);
-  const std::size_t rigid_constraints = step.sap.constraints.size();
   std::vector<DeformableClique> bodies(in.deformables->bodies.size());
-  if (std::string error = AddDeformableCliques(in, bodies, step.sap); !error.empty()) {
+  if (std::string error = AddDeformableCliques(in, params, bodies, step.sap); !error.empty()) {
     out.rigid.status = LcpStatus::kNotApplicable;
     out.rigid.message = std::move(error);
     out.rigid.v_next = in.rigid->v_star;
@@ -221,7 +268,7 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
     out.contact_velocities = out.impulses;
     return out;
   }
-  AddContacts(in, params, bodies, step.sap);
+  const std::vector<int> constraint_of = AddContacts(in, params, bodies, step.sap);
   AddAttachments(in, params, bodies, step.sap);
   // Warm start: the current velocities (rigid, then each clique's participating vertices).
   Eigen::VectorXd guess = step.sap.v_star;
@@ -249,11 +296,16 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
   const Eigen::Index nc = static_cast<Eigen::Index>(in.contacts->size());
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
   out.contact_velocities = Eigen::VectorXd::Zero(3 * nc);
-  Eigen::Index row = 0;  // the first impulse row of the deformable contacts
-  for (std::size_t i = 0; i < rigid_constraints; ++i) row += step.sap.constraints[i].rows();
+  std::vector<Eigen::Index> first_row(step.sap.constraints.size() + 1, 0);
+  for (std::size_t i = 0; i < step.sap.constraints.size(); ++i) {
+    first_row[i + 1] = first_row[i] + step.sap.constraints[i].rows();
+  }
   for (Eigen::Index k = 0; k < nc; ++k) {
-    const std::size_t index = rigid_constraints + static_cast<std::size_t>(k);
-    if (r.gamma.size() > 0) out.impulses.segment<3>(3 * k) = r.gamma.segment<3>(row + 3 * k);
+    const int index = constraint_of[static_cast<std::size_t>(k)];
+    if (index < 0) continue;  // between fixed things: no impulse, no velocity
+    if (r.gamma.size() > 0) {
+      out.impulses.segment<3>(3 * k) = r.gamma.segment<3>(first_row[index]);
+    }
     const convex::SapConstraint& c = step.sap.constraints[index];
     Eigen::Vector3d u = c.jacobian.J_a * v.segment(step.sap.cliques[c.jacobian.clique_a].start,
                                                    c.jacobian.J_a.cols());

@@ -29,6 +29,17 @@ struct SapParams {
   // τ_d = 0 leaves it an undamped spring that bounces back what an impact pushed in.
   std::optional<double> dissipation_time_scale;
   bool joint_limits = true;  // enforce finite limits of 1-dof joints
+  // How a deformable clique estimates the Delassus diagonal of its contacts (spec §1.1):
+  // kDiagonal uses diag(Â)⁻¹ as for rigid trees (spec §6, Drake); kExact uses diag(Â⁻¹).
+  // diag(Â) of a very stiff body is dominated by δt² K, so diag(Â)⁻¹ says a vertex barely moves
+  // under an impulse when in fact it moves with the whole block; the near-rigid regularization
+  // built on it is then so stiff that Newton stalls (paper 2's 20 GPa arch at δt = 40 ms).
+  // diag(Â⁻¹) is each velocity's true response, but for a light body under loads far above its
+  // weight (the cylinder: 2.5 kg of rubber under 28 kN at δt = 5 s) it includes the free
+  // rigid-body mode and softens the contacts until the plates pass through, so the default
+  // stays diagonal.
+  enum class DeformableDelassus { kDiagonal, kExact };
+  DeformableDelassus deformable_delassus = DeformableDelassus::kDiagonal;
 };
 
 // The SapProblem of a ContactProblem: contacts first, then joint limits, couplers and drives.
