@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "apps/coulomb/paper2/paper2_bench.h"
 #include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
@@ -90,6 +91,22 @@ int main(int argc, char** argv) {
                         "also write peers.md, peers.json and fc3d_profile.svg into this directory");
   peers_cmd->add_flag("--force", peers.force, "replace those files if they exist");
 
+  coulomb::paper2::Paper2Options paper2;
+  CLI::App* paper2_cmd = bench_cmd->add_subcommand(
+      "paper2", "Paper 2's scenes: cylinder compression, the arch, the soft gripper, arm + hand");
+  paper2_cmd->add_flag("--json", paper2.json, "one JSON array of rows on stdout");
+  paper2_cmd->add_flag("--quick", paper2.quick, "coarse meshes and short horizons (CI-sized)");
+  paper2_cmd->add_option("--cases", paper2.cases,
+                         "comma-separated parts of case names: cylinder, arch, teddy, ball "
+                         "(default: all)");
+  paper2_cmd->add_option("--examples", paper2.examples,
+                         "scene folder (default: the source tree's)");
+  paper2_cmd->add_option("--data", paper2.data, "shared data directory (default: the build's)");
+  paper2_cmd->add_option("--out", paper2.out,
+                         "also write paper2.md, paper2.json, cylinder_crush.svg and one HTML "
+                         "replay per case into this directory");
+  paper2_cmd->add_flag("--force", paper2.force, "replace those files if they exist");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -103,6 +120,7 @@ int main(int argc, char** argv) {
     if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
     if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
     if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
+    if (paper2_cmd->parsed()) return coulomb::paper2::RunPaper2Bench(paper2);
   } catch (const std::exception& e) {
     // The library reports user errors as values; reaching here means memory ran out or a bug.
     std::fprintf(stderr, "error: %s\n", e.what());
