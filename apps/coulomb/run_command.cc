@@ -99,11 +99,12 @@ int RunScene(const RunOptions& options) {
     if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
     if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
   }
+  if (!summary.stopped.empty()) fmt::print(stderr, "error: {}\n", summary.stopped);
   if (summary.failed_steps > 0) {
     fmt::print(stderr, "warning: {} step(s) not certified; first: {}\n", summary.failed_steps,
                summary.first_failure);
-    return 1;
   }
+  if (summary.failed_steps > 0 || !summary.stopped.empty()) return 1;
   return 0;
 }
 

@@ -6,7 +6,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coulomb/fem/mean_dilatation.h"
+
 namespace coulomb::fem {
+
+// Mean dilatation keeps this share of κ on every tet's own J. With none, the tets of a cell can
+// trade volume among themselves (the cell's mean J is all that is held) until one inverts,
+// which happened under the cylinder's full load; 5 % (κ_tet ≈ 75 μ for paper 2's rubber) stops
+// that and still leaves the cells, not the tets, carrying the incompressibility.
+constexpr double kTetBulkShare = 0.05;
 
 std::string ValidateFemBody(const FemBody& body) {
   const std::string who = "deformable body '" + body.name + "'";
@@ -25,6 +33,14 @@ std::string ValidateFemBody(const FemBody& body) {
   if (body.model == MaterialModel::kMooneyRivlin) {
     if (std::string defect = ValidateMooneyRivlin(body.mooney_rivlin); !defect.empty()) {
       return who + ": " + defect;
+    }
+  }
+  if (body.mean_dilatation) {
+    if (body.model != MaterialModel::kMooneyRivlin) {
+      return who + ": mean_dilatation is for the mooney_rivlin material";
+    }
+    if (body.rest.cells.size() != static_cast<std::size_t>(body.rest.num_tets())) {
+      return who + ": mean_dilatation needs hexahedral cells (box, ball or cylinder meshes)";
     }
   }
   if (!(body.position_theta >= 0.5 && body.position_theta <= 1)) {
@@ -225,16 +241,27 @@ ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
     out.energy = ElasticEnergy(body.tets, x, state.R0, body.material);
     return out;
   }
+  // Mean dilatation: every tet keeps the isochoric part, the cells carry the volumetric one.
+  const bool per_cell = body.model == MaterialModel::kMooneyRivlin && body.mean_dilatation;
+  MooneyRivlin mooney_rivlin = body.mooney_rivlin;
+  if (per_cell) mooney_rivlin.bulk_modulus *= kTetBulkShare;
   std::vector<MaterialPoint> points(body.tets.size());
   for (std::size_t e = 0; e < body.tets.size(); ++e) {
     const Eigen::Matrix3d F = DeformationGradient(body.tets[e], x);
     points[e] = body.model == MaterialModel::kStableNeoHookean
                     ? EvaluateStableNeoHookean(F, body.material.Mu(), body.material.Lambda())
-                    : EvaluateMooneyRivlin(F, body.mooney_rivlin);
+                    : EvaluateMooneyRivlin(F, mooney_rivlin);
     out.energy += body.tets[e].volume * points[e].energy;
   }
   out.forces = AssembleForces(body.tets, n, [&](int e) { return points[e].P; });
   out.K = AssembleStiffness(body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); });
+  if (per_cell) {
+    const VolumetricResponse volumetric =
+        CellVolumetricResponse(body.rest, x, (1 - kTetBulkShare) * body.mooney_rivlin.bulk_modulus);
+    out.energy += volumetric.energy;
+    out.forces += volumetric.forces;
+    out.K += volumetric.K;
+  }
   out.finite = std::isfinite(out.energy) && out.forces.allFinite();
   return out;
 }

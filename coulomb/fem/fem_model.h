@@ -40,6 +40,11 @@ struct FemBody {
   // Neo-Hookean (Lamé parameters from `material`) or Mooney–Rivlin (`mooney_rivlin`).
   MaterialModel model = MaterialModel::kCorotatedLinear;
   MooneyRivlin mooney_rivlin;
+  // Mooney–Rivlin only: the volumetric energy κ/2 (J̄ − 1)² on each hexahedral cell's mean J̄
+  // (mean dilatation, one pressure per cell as in the Q1/P0 element) instead of every tet's own J.
+  // Near incompressibility (κ/μ ≈ 1500 for paper 2's rubber) a volume constraint per linear tet
+  // locks the mesh: it comes out too stiff. Needs rest.cells (the structured meshers).
+  bool mean_dilatation = false;
   double friction = 0.5;  // Coulomb coefficient of the surface, combined like rigid materials
   // The outward boundary (BoundaryFaces(rest)) and its vertices, sorted: the contact surface.
   std::vector<Eigen::Vector3i> surface;

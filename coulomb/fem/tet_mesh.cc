@@ -140,6 +140,7 @@ TetMesh MakeBoxMesh(const Eigen::Vector3d& half, const Eigen::Vector3i& cells) {
           corner[c] = index(i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2));
         for (const auto& t : kKuhn) {
           mesh.tets.col(e++) << corner[t[0]], corner[t[1]], corner[t[2]], corner[t[3]];
+          mesh.cells.push_back(i + cells.x() * (j + cells.y() * k));
         }
       }
     }

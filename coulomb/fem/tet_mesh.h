@@ -12,6 +12,9 @@ namespace coulomb::fem {
 struct TetMesh {
   Eigen::Matrix3Xd vertices;  // m, one column per vertex
   Eigen::Matrix4Xi tets;      // vertex indices, one column per element, positive orientation
+  // Optional: the hexahedral cell each element was cut from (the structured meshers fill it;
+  // empty for meshes read from files). Mean dilatation averages J over a cell.
+  std::vector<int> cells;
   int num_vertices() const { return static_cast<int>(vertices.cols()); }
   int num_tets() const { return static_cast<int>(tets.cols()); }
 };

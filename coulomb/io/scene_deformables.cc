@@ -117,9 +117,14 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
     if (!f.Has("mooney_rivlin"))
       f.Fail("material mooney_rivlin needs mooney_rivlin: {c1, c2, bulk_modulus}");
     const Field m = f["mooney_rivlin"];
-    m.CheckKeys({"c1", "c2", "bulk_modulus"});
+    m.CheckKeys({"c1", "c2", "bulk_modulus", "mean_dilatation"});
     body.mooney_rivlin = {OptionalDouble(m, "c1", 0), OptionalDouble(m, "c2", 0),
                           m["bulk_modulus"].Double()};
+    body.mean_dilatation = m.Has("mean_dilatation") && m["mean_dilatation"].Bool();
+    if (body.mean_dilatation &&
+        body.rest.cells.size() != static_cast<std::size_t>(body.rest.num_tets())) {
+      m["mean_dilatation"].Fail("needs hexahedral cells: a box, ball or cylinder mesh");
+    }
   }
   if (f.Has("mass")) {
     const std::string mass = f["mass"].String();

@@ -87,6 +87,18 @@ std::uint64_t HashState(const State& state) {
   return hash;
 }
 
+namespace {
+
+bool IsFinite(const State& state) {
+  if (!state.q.allFinite() || !state.v.allFinite()) return false;
+  for (const fem::FemState& d : state.deformables) {
+    if (!d.x.allFinite() || !d.v.allFinite()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress) {
   const Stopwatch clock;
   RunSummary summary;
@@ -151,9 +163,21 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       }
     }
     summary.steps = step + 1;
+    // A step that could not be computed at all (an inverted element, a singular system) or a
+    // state that is no longer finite: every later frame would be garbage, so the run stops.
+    const bool broken =
+        report.status == LcpStatus::kNotApplicable || report.status == LcpStatus::kBadInput;
+    if (broken || !IsFinite(state)) {
+      summary.stopped = fmt::format("step {} (t = {:.6g} s) {} ({}: {}); the run stops there", step,
+                                    t, broken ? "could not be computed" : "left a non-finite state",
+                                    ToString(report.status), report.message);
+      break;
+    }
     if (progress && !progress(step + 1, total)) break;
   }
-  if (recording != nullptr) recording->frames.push_back(MakeFrame(state, nullptr));
+  if (recording != nullptr && summary.stopped.empty()) {
+    recording->frames.push_back(MakeFrame(state, nullptr));
+  }
   summary.sim_time = state.time;
   summary.final_energy = Energy(scene, data, state);
   summary.state_hash = HashState(state);

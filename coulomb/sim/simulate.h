@@ -52,6 +52,9 @@ struct RunSummary {
   double max_penetration = 0;  // m
   int failed_steps = 0;        // steps whose solver did not certify its answer
   std::string first_failure;   // the first failed step's message
+  // "" when every step ran; otherwise why the run stopped early (a state that is no longer
+  // finite: continuing would only spread NaN through every later frame).
+  std::string stopped;
   int max_contacts = 0;
   double mean_contacts = 0, mean_iterations = 0;
   int unsupported_pairs = 0;  // the most in any step

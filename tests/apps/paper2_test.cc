@@ -17,18 +17,19 @@ Paper2Row RunQuick(const std::string& name) {
   return {};
 }
 
-TEST(Paper2, CylinderCurveFollowsTheReferenceWithinTheLockingError) {
+TEST(Paper2, CylinderCurveFollowsTheReference) {
   const Paper2Row row = RunQuick("cylinder r3");
   ASSERT_EQ(row.status, "ok");
   EXPECT_EQ(row.failed_steps, 0);
-  // Full load 1.4 MN/m: the reference approach is 0.200 m; coarse linear tets lock and stop
-  // short (0.19 m), never beyond.
+  // Full load 1.4 MN/m: the reference approach is 0.200 m; the coarse mesh (mean dilatation on
+  // its hexahedral cells) stops a little short, never beyond.
   ASSERT_FALSE(row.figure.curve.empty());
   const double approach = row.figure.curve.back().first;
   EXPECT_GT(approach, 0.17);
   EXPECT_LT(approach, 0.205);
-  // The force error against the reference (mean over the loaded part of the curve).
-  EXPECT_LT(row.figure.value, 50.0) << row.figure.text;
+  // The force error against the reference (mean over the loaded part of the curve): 17 % with
+  // mean dilatation on this mesh, 33 % when every tet carried its own volume (locking).
+  EXPECT_LT(row.figure.value, 25.0) << row.figure.text;
   // The plates never pass: the approach grows with the load up to the last frame.
   EXPECT_GT(row.figure.curve.back().first, row.figure.curve[row.figure.curve.size() / 2].first);
 }

@@ -122,6 +122,15 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_NE(e.reason.find("unknown material"), std::string::npos);
   e = ErrorOf(head + "  - {name: a, shapes: [{type: halfspace}]}\n");
   EXPECT_NE(e.reason.find("fixed body"), std::string::npos);
+  // Mean dilatation needs hexahedral cells, which a mesh file does not have.
+  e = ErrorOf("coulomb: 1\ndeformables:\n  - name: t\n    mesh: {type: file, path: " +
+              std::string(COULOMB_SHARED_DATA) +
+              "/drake/examples/multibody/deformable/models/teddy.vtk}\n"
+              "    material: mooney_rivlin\n"
+              "    mooney_rivlin: {c1: 1e5, c2: 0, bulk_modulus: 1e8, mean_dilatation: true}\n");
+  EXPECT_EQ(e.field, "deformables[0].mooney_rivlin.mean_dilatation");
+  e = ErrorOf("coulomb: 1\nsolver: {deformable_delassus: full}\n");
+  EXPECT_EQ(e.field, "solver.deformable_delassus");
   e = ErrorOf("coulomb: 2\n");
   EXPECT_EQ(e.field, "coulomb");
   e = ErrorOf("name: x\n");

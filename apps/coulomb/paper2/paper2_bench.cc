@@ -120,6 +120,10 @@ Paper2Row RunPaper2Case(const Paper2Case& c, const Paper2Options& options,
   row.sim_time = s.sim_time;
   row.realtime_factor = s.wall_seconds > 0 ? s.sim_time / s.wall_seconds : 0;
   row.figure = JudgeRun(c, scene, recording, reference);
+  if (!s.stopped.empty()) {  // judged on what ran, and never a pass
+    row.figure.pass = false;
+    row.figure.text = "STOPPED: " + s.stopped + "; until then: " + row.figure.text;
+  }
   if (!replay.empty()) {
     if (const auto error = io::WriteHtmlReplay(scene, recording, replay, true)) {
       row.status = "failed: replay: " + error->ToString();

@@ -71,15 +71,27 @@ Eigen::VectorXd InverseDiagonal(const Eigen::MatrixXd& A) {
 
 // Factors each body's step matrix once: with participating DoFs through the Schur complement
 // (v* by block elimination), without through a plain sparse Cholesky. Appends the cliques.
+// A free motion whose Newton did not converge but stayed finite is still the best linear model
+// of the step: the contacts are solved with it (so a plate pressing on the body is held), and
+// `unconverged` says why the step cannot be certified. Dropping the step instead let the rigid
+// bodies take their free motion through the body.
 std::string AddDeformableCliques(const CoupledStepInput& in, const SapParams& params,
-                                 std::vector<DeformableClique>& bodies, SapProblem& sap) {
+                                 std::vector<DeformableClique>& bodies, SapProblem& sap,
+                                 std::string& unconverged) {
   const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
   const double dt = sap.time_step;
   for (std::size_t d = 0; d < participating.size(); ++d) {
     const fem::FemBody& body = in.deformables->bodies[d];
     DeformableClique& b = bodies[d];
     b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
-    if (!b.system.converged) return b.system.message;
+    if (!b.system.converged) {
+      const bool finite =
+          b.system.rhs.allFinite() &&
+          Eigen::Map<const Eigen::VectorXd>(b.system.A.valuePtr(), b.system.A.nonZeros())
+              .allFinite();
+      if (!finite) return b.system.message;
+      if (unconverged.empty()) unconverged = b.system.message;
+    }
     b.vertices = participating[d];
     if (b.vertices.empty()) {
       const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(b.system.A);
@@ -257,7 +269,9 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
   CoupledSolution out;
   SapStepProblem step = MakeSapProblem(*in.rigid, params);
   std::vector<DeformableClique> bodies(in.deformables->bodies.size());
-  if (std::string error = AddDeformableCliques(in, params, bodies, step.sap); !error.empty()) {
+  std::string unconverged;
+  if (std::string error = AddDeformableCliques(in, params, bodies, step.sap, unconverged);
+      !error.empty()) {
     out.rigid.status = LcpStatus::kNotApplicable;
     out.rigid.message = std::move(error);
     out.rigid.v_next = in.rigid->v_star;
@@ -282,6 +296,10 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
   }
   const convex::SapResult r = convex::SolveSap(step.sap, params.solver, guess, factorization);
   out.rigid = RigidSolution(*in.rigid, step, r);
+  if (!unconverged.empty() && out.rigid.status == LcpStatus::kSolved) {
+    out.rigid.status = LcpStatus::kInaccurate;
+    out.rigid.message = unconverged + " (the contacts were solved with its last iterate)";
+  }
   const Eigen::VectorXd& v = r.v.size() == step.sap.nv() ? r.v : step.sap.v_star;
   for (DeformableClique& b : bodies) {
     if (b.clique < 0) {
