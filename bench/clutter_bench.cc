@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/base/numerics_threads.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/step.h"
@@ -156,6 +157,7 @@ double LogLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();
   CLI::App app{"Clutter benchmark: SAP vs cone vs velocity-LCP on piles of boxes and spheres"};
   std::vector<int> sizes = {100, 500, 2000};
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};

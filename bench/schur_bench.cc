@@ -18,6 +18,7 @@
 #include <cstring>
 #include <string>
 
+#include "coulomb/base/numerics_threads.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/convex/sap_constraint_builders.h"
@@ -187,6 +188,7 @@ Row Measure(const Eigen::Vector3i& cells, double patch) {
 }  // namespace coulomb
 
 int main(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();
   bool json = false;
   int max_tets = 1 << 30;
   for (int i = 1; i < argc; ++i) {

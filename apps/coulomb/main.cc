@@ -9,8 +9,10 @@
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
 #include "apps/coulomb/trinkle_study.h"
+#include "coulomb/base/numerics_threads.h"
 
 int main(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();  // one thread, deterministic (numerics_threads.h)
   CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
   app.set_version_flag("--version", "coulomb 0.1.0");
   app.require_subcommand(1);
