@@ -55,7 +55,10 @@ Figure JudgeCylinder(const sim::Scene& scene, const sim::Recording& rec,
     return f;
   }
   const int qi = scene.model.bodies[plate].q_index;
-  double sum = 0, worst = 0;
+  // The reference as approach of force (it is monotone): the load is what the test controls.
+  std::vector<std::pair<double, double>> by_force;
+  for (const auto& [approach, force] : reference) by_force.emplace_back(force, approach);
+  double sum = 0, worst = 0, approach_sum = 0;
   int n = 0;
   for (const sim::Frame& frame : rec.frames) {
     const double force = kCylinderForce * std::min(frame.time, kCylinderRamp) / kCylinderRamp /
@@ -67,6 +70,8 @@ Figure JudgeCylinder(const sim::Scene& scene, const sim::Recording& rec,
     const double e = std::abs(force - r) / r;
     sum += e;
     worst = std::max(worst, e);
+    bool loaded = false;
+    approach_sum += std::abs(frame.q[qi] - Interpolate(by_force, force, loaded));
     ++n;
   }
   if (n == 0) {
@@ -76,11 +81,11 @@ Figure JudgeCylinder(const sim::Scene& scene, const sim::Recording& rec,
   f.value = 100 * sum / n;
   const double approach = f.curve.back().first;
   f.text = fmt::format(
-      "mean {:.1f} %, max {:.1f} % ({} points); approach at 1.4 MN/m {:.3f} m "
-      "(reference 0.200 m)",
-      f.value, 100 * worst, n, approach);
-  // Our goal: within 10 % on average. Linear tets lock near incompressibility (K/μ = 1500), so
-  // the meshes are too stiff; the table says so rather than hiding it.
+      "force at the same approach: mean {:.1f} %, max {:.1f} % ({} points); approach at the "
+      "same force: mean error {:.1f} mm; at 1.4 MN/m {:.3f} m (reference 0.200 m)",
+      f.value, 100 * worst, n, 1e3 * approach_sum / n, approach);
+  // Our goal: within 10 % on average (the curve is steep, so a few mm of approach is many % of
+  // force); the table says when it is missed rather than hiding it.
   f.pass = f.value < 10;
   return f;
 }
@@ -203,7 +208,7 @@ std::vector<std::pair<double, double>> ReadCylinderReference(const std::string& 
     std::istringstream row(line);
     double displacement = 0, force = 0;
     if (!(row >> displacement >> force)) {
-      error = path + ": unreadable line '" + line + "'";
+      error = fmt::format("{}: unreadable line '{}'", path, line);
       return {};
     }
     out.emplace_back(2 * displacement, force);  // quarter model: approach = 2 × displacement
