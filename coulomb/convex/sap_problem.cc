@@ -65,11 +65,10 @@ std::string ValidateConstraint(const SapProblem& problem, const SapConstraint& c
 Eigen::MatrixXd EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian) {
   const auto term = [&](int clique, const Eigen::MatrixXd& J) -> Eigen::MatrixXd {
     const SapClique& c = problem.cliques[clique];
-    if (c.delassus_diagonal.size() == c.size()) {
-      return J * c.delassus_diagonal.asDiagonal() * J.transpose();
-    }
-    const Eigen::VectorXd inverse_diagonal = c.A.diagonal().cwiseInverse();
-    return J * inverse_diagonal.asDiagonal() * J.transpose();
+    const Eigen::VectorXd w = c.delassus_diagonal.size() == c.size()
+                                  ? c.delassus_diagonal
+                                  : Eigen::VectorXd(c.A.diagonal().cwiseInverse());
+    return J * w.asDiagonal() * J.transpose();
   };
   Eigen::MatrixXd W = term(jacobian.clique_a, jacobian.J_a);
   if (jacobian.clique_b >= 0) W += term(jacobian.clique_b, jacobian.J_b);

@@ -11,6 +11,7 @@
 #include "coulomb/geometry/mass_properties.h"
 #include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/scene_deformables.h"
+#include "coulomb/io/scene_urdf.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
 #include "coulomb/multibody/urdf_import.h"
@@ -50,6 +51,7 @@ struct SceneReader {
   void ReadBody(const Field& body);
   void ReadBodyArray(const Field& body);
   void ReadUrdf(const Field& entry);
+  std::pair<int, std::uint32_t> ReadMount(const Field& entry, bool floating_base);
   void ReadActuator(const Field& entry);
   std::vector<std::pair<geometry::Shape, Transform>> ReadShapes(const Field& body, int owner,
                                                                 const Transform& X_WB);
@@ -269,6 +271,32 @@ void SceneReader::ReadBody(const Field& f) {
   }
 }
 
+// `parent`: the robot's root is welded to that body (a hand on an arm's flange) and
+// position/orientation place it in the parent's frame; otherwise in the world.
+// self_collision: false puts the robot's shapes in a group of their own that does not collide
+// with itself (primitive collision models of neighbouring links overlap by design); a robot
+// mounted on such a robot joins its group (a hand does not collide with the arm carrying it).
+std::pair<int, std::uint32_t> SceneReader::ReadMount(const Field& f, bool floating_base) {
+  int parent = -1;
+  if (f.Has("parent")) {
+    const std::string name = f["parent"].String();
+    if (!bodies.count(name)) f["parent"].Fail("no body '" + name + "' before this include");
+    if (floating_base) f["parent"].Fail("a robot mounted on a parent cannot float");
+    parent = bodies.at(name).body;
+    if (parent < 0)
+      f["parent"].Fail("'" + name +
+                       "' is static geometry; omit parent to fix the robot in the world");
+  }
+  std::uint32_t group = 1;
+  if (parent >= 0 && group_of_body.count(parent)) {
+    group = group_of_body.at(parent);
+  } else if (f.Has("self_collision") && !f["self_collision"].Bool()) {
+    if (next_group_bit >= 32) f["self_collision"].Fail("at most 31 robots can turn it off");
+    group = 1u << next_group_bit++;
+  }
+  return {parent, group};
+}
+
 void SceneReader::ReadUrdf(const Field& f) {
   f.CheckKeys({"file", "package_map", "position", "orientation", "floating_base", "strict",
                "friction", "initial", "name", "parent", "self_collision"});
@@ -290,28 +318,7 @@ void SceneReader::ReadUrdf(const Field& f) {
   const Transform X_WBase{OptionalRotation(f, "orientation"),
                           OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
   const double friction = f.Has("friction") ? f["friction"].DoubleIn(0, 1e6) : 0.5;
-  // `parent`: the robot's root is welded to that body (a hand on an arm's flange) and
-  // position/orientation place it in the parent's frame; otherwise in the world.
-  int parent = -1;
-  if (f.Has("parent")) {
-    const std::string name = f["parent"].String();
-    if (!bodies.count(name)) f["parent"].Fail("no body '" + name + "' before this include");
-    if (options.floating_base) f["parent"].Fail("a robot mounted on a parent cannot float");
-    parent = bodies.at(name).body;
-    if (parent < 0)
-      f["parent"].Fail("'" + name +
-                       "' is static geometry; omit parent to fix the robot in the world");
-  }
-  // self_collision: false puts the robot's shapes in a group of their own that does not collide
-  // with itself (primitive collision models of neighbouring links overlap by design); a robot
-  // mounted on such a robot joins its group (a hand does not collide with the arm carrying it).
-  std::uint32_t group = 1;
-  if (parent >= 0 && group_of_body.count(parent)) {
-    group = group_of_body.at(parent);
-  } else if (f.Has("self_collision") && !f["self_collision"].Bool()) {
-    if (next_group_bit >= 32) f["self_collision"].Fail("at most 31 robots can turn it off");
-    group = 1u << next_group_bit++;
-  }
+  const auto [parent, group] = ReadMount(f, options.floating_base);
   const int offset = static_cast<int>(scene.model.bodies.size());
   for (Body body : robot.model.bodies) {
     if (bodies.count(body.name)) f.Fail("body '" + body.name + "' already exists in the scene");
@@ -325,30 +332,7 @@ void SceneReader::ReadUrdf(const Field& f) {
     bodies[body.name] = {index, {}};
     if (group != 1) group_of_body[index] = group;
   }
-  for (const multibody::CollisionGeometry& c : robot.collisions) {
-    geometry::CollisionGeometry g;
-    g.name = fmt::format("{}/{}", robot.model.bodies[c.body].name, scene.world.geometries.size());
-    g.body = c.body + offset;
-    g.X_BG = c.X_BG;
-    g.friction = friction;
-    g.group = group;
-    g.mask = group == 1 ? 0xffffffffu : ~group;
-    using Kind = multibody::CollisionGeometry::Shape;
-    if (c.shape == Kind::kBox) {
-      g.shape = geometry::Box{0.5 * c.size};
-    } else if (c.shape == Kind::kSphere) {
-      g.shape = geometry::Sphere{c.size[0]};
-    } else if (c.shape == Kind::kCylinder) {
-      g.shape = geometry::Cylinder{c.size[0], 0.5 * c.size[1]};
-    } else {
-      scene.warnings.push_back(
-          fmt::format("{}: link '{}': mesh collision geometry is not supported yet; it is skipped",
-                      file, robot.model.bodies[c.body].name));
-      continue;
-    }
-    scene.world.Add(g);
-    scene.geometry_colors.push_back("#c8c8d0");
-  }
+  AddUrdfCollisions(robot, offset, file, friction, group, scene);
   for (const std::string& w : robot.warnings)
     scene.warnings.push_back(fmt::format("{}: {}", file, w));
   for (multibody::JointCoupler c : robot.couplers) {

@@ -97,6 +97,24 @@ bool IsFinite(const State& state) {
   return true;
 }
 
+// Counts a failed step (keeping the first one's message) and says whether the run must stop: a
+// step that could not be computed at all (an inverted element, a singular system) or a state
+// that is no longer finite would make every later frame garbage.
+bool RecordFailure(const StepReport& report, const State& state, int step, double t,
+                   RunSummary& summary) {
+  if (report.status != LcpStatus::kSolved && summary.failed_steps++ == 0) {
+    summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
+                                        ToString(report.status), report.message);
+  }
+  const bool broken =
+      report.status == LcpStatus::kNotApplicable || report.status == LcpStatus::kBadInput;
+  if (!broken && IsFinite(state)) return false;
+  summary.stopped = fmt::format("step {} (t = {:.6g} s) {} ({}: {}); the run stops there", step, t,
+                                broken ? "could not be computed" : "left a non-finite state",
+                                ToString(report.status), report.message);
+  return true;
+}
+
 }  // namespace
 
 RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress) {
@@ -129,11 +147,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = scene.initial.time + (step + 1) * scene.time_step;
-    const bool failed = report.status != LcpStatus::kSolved;
-    if (failed && summary.failed_steps++ == 0) {
-      summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
-                                          ToString(report.status), report.message);
-    }
+    const bool stop = RecordFailure(report, state, step, t, summary);
     summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
     summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
     summary.max_participating_dofs =
@@ -163,16 +177,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       }
     }
     summary.steps = step + 1;
-    // A step that could not be computed at all (an inverted element, a singular system) or a
-    // state that is no longer finite: every later frame would be garbage, so the run stops.
-    const bool broken =
-        report.status == LcpStatus::kNotApplicable || report.status == LcpStatus::kBadInput;
-    if (broken || !IsFinite(state)) {
-      summary.stopped = fmt::format("step {} (t = {:.6g} s) {} ({}: {}); the run stops there", step,
-                                    t, broken ? "could not be computed" : "left a non-finite state",
-                                    ToString(report.status), report.message);
-      break;
-    }
+    if (stop) break;
     if (progress && !progress(step + 1, total)) break;
   }
   if (recording != nullptr && summary.stopped.empty()) {

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "apps/coulomb/bench_outputs.h"
 #include "coulomb/io/html_replay.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/io/text_file.h"
@@ -67,13 +67,6 @@ bool Selected(const std::string& filter, const std::string& name) {
     start = comma + 1;
   }
   return false;
-}
-
-bool WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) fmt::print(stderr, "error: --out: could not write {}\n", path.string());
-  return static_cast<bool>(file);
 }
 
 std::string FileName(const std::string& case_name) {
@@ -189,16 +182,8 @@ int RunPaper2Bench(const Paper2Options& options) {
   if (!options.out.empty()) {
     outputs = {dir / "paper2.md", dir / "paper2.json", dir / "cylinder_crush.svg"};
     for (const Paper2Case& c : cases) outputs.push_back(dir / (FileName(c.name) + ".html"));
-    std::error_code ec;
-    for (const auto& path : outputs) {
-      if (std::filesystem::exists(path, ec) && !options.force) {
-        fmt::print(stderr, "error: --out: {} exists (use --force to replace it)\n", path.string());
-        return 2;
-      }
-    }
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-      fmt::print(stderr, "error: --out: cannot create {}: {}\n", dir.string(), ec.message());
+    if (const std::string defect = app::PrepareOutputs(outputs, options.force); !defect.empty()) {
+      fmt::print(stderr, "error: {}\n", defect);
       return 2;
     }
   }
@@ -214,8 +199,8 @@ int RunPaper2Bench(const Paper2Options& options) {
   fmt::print("{}", options.json ? json : table);
   if (!options.out.empty()) {
     const std::string svg = FormatCylinderSvg(rows);
-    bool ok = WriteText(outputs[0], table) && WriteText(outputs[1], json);
-    if (!svg.empty()) ok = ok && WriteText(outputs[2], svg);
+    bool ok = app::WriteText(outputs[0], table) && app::WriteText(outputs[1], json);
+    if (!svg.empty()) ok = ok && app::WriteText(outputs[2], svg);
     if (!ok) return 1;
   }
   const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Paper2Row& r) {

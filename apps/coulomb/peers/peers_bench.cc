@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "apps/coulomb/bench_outputs.h"
 #include "apps/coulomb/peers/solver_problems.h"
 
 namespace coulomb::peers {
@@ -210,22 +211,7 @@ std::string CheckOutputs(const PeersBenchOptions& options, OutputFiles& files) {
   if (options.out.empty()) return "";
   const std::filesystem::path dir(options.out);
   files = {dir / "peers.md", dir / "peers.json", dir / "fc3d_profile.svg"};
-  std::error_code ec;
-  for (const auto& path : {files.markdown, files.json, files.profile}) {
-    if (std::filesystem::exists(path, ec) && !options.force) {
-      return fmt::format("--out: {} exists (use --force to replace it)", path.string());
-    }
-  }
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return fmt::format("--out: cannot create {}: {}", dir.string(), ec.message());
-  return "";
-}
-
-bool WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) fmt::print(stderr, "error: --out: could not write {}\n", path.string());
-  return static_cast<bool>(file);
+  return app::PrepareOutputs({files.markdown, files.json, files.profile}, options.force);
 }
 
 std::vector<PeerRow> RunScenes(const PeersBenchOptions& options,
@@ -289,8 +275,9 @@ int RunPeersBench(const PeersBenchOptions& options) {
   const std::string json = FormatJson(rows, problems, skipped);
   fmt::print("{}", options.json ? json : report);
   if (!options.out.empty()) {
-    bool ok = WriteText(files.markdown, report) && WriteText(files.json, json);
-    if (!problems.empty()) ok = ok && WriteText(files.profile, PerformanceProfileSvg(problems));
+    bool ok = app::WriteText(files.markdown, report) && app::WriteText(files.json, json);
+    if (!problems.empty())
+      ok = ok && app::WriteText(files.profile, PerformanceProfileSvg(problems));
     if (!ok) return 1;
   }
   return 0;

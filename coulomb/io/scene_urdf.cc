@@ -1,0 +1,35 @@
+#include "coulomb/io/scene_urdf.h"
+
+#include <fmt/format.h>
+
+namespace coulomb::io {
+
+void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
+                       double friction, std::uint32_t group, sim::Scene& scene) {
+  using Kind = multibody::CollisionGeometry::Shape;
+  for (const multibody::CollisionGeometry& c : robot.collisions) {
+    geometry::CollisionGeometry g;
+    g.name = fmt::format("{}/{}", robot.model.bodies[c.body].name, scene.world.geometries.size());
+    g.body = c.body + offset;
+    g.X_BG = c.X_BG;
+    g.friction = friction;
+    g.group = group;
+    g.mask = group == 1 ? 0xffffffffu : ~group;
+    if (c.shape == Kind::kBox) {
+      g.shape = geometry::Box{0.5 * c.size};
+    } else if (c.shape == Kind::kSphere) {
+      g.shape = geometry::Sphere{c.size[0]};
+    } else if (c.shape == Kind::kCylinder) {
+      g.shape = geometry::Cylinder{c.size[0], 0.5 * c.size[1]};
+    } else {
+      scene.warnings.push_back(
+          fmt::format("{}: link '{}': mesh collision geometry is not supported yet; it is skipped",
+                      file, robot.model.bodies[c.body].name));
+      continue;
+    }
+    scene.world.Add(g);
+    scene.geometry_colors.push_back("#c8c8d0");
+  }
+}
+
+}  // namespace coulomb::io

@@ -1,0 +1,19 @@
+#pragma once
+// The collision shapes of a URDF include (docs/scene-format.md, "URDF includes"): the robot's
+// primitive collision elements as world geometries of the scene, in the robot's collision group.
+
+#include <cstdint>
+#include <string>
+
+#include "coulomb/multibody/urdf_import.h"
+#include "coulomb/sim/scene.h"
+
+namespace coulomb::io {
+
+// Adds every box, sphere and cylinder of `robot` (whose bodies start at `offset` in the scene's
+// model) with the include's friction. group ≠ 1 is a robot without self-collision: its shapes
+// do not collide with each other. Mesh elements are skipped with a warning naming `file`.
+void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
+                       double friction, std::uint32_t group, sim::Scene& scene);
+
+}  // namespace coulomb::io
