@@ -14,6 +14,7 @@ packages=(
   libsuitesparse-dev     # CHOLMOD sparse Cholesky for the SAP solver (LGPL-2.1+)
   libfclib-dev           # FCLib HDF5 frictional-contact problem files (Apache-2.0)
   liburdfdom-dev         # URDF import (BSD-3)
+  libqhull-dev           # convex hulls of collision meshes (Qhull licence)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "coulomb/io/html_replay.h"
@@ -145,6 +146,14 @@ int RunInfo(const std::string& scene_path) {
   const geometry::ContactDetection detection = geometry::FindContacts(scene.world, data.X_world);
   fmt::print("  contacts at t = 0: {} ({} unsupported shape pairs)\n",
              detection.contacts.contacts.size(), detection.unsupported_pairs);
+  // The deepest few, by geometry: an overlap at t = 0 is usually a modelling mistake.
+  std::vector<geometry::Contact> deepest = detection.contacts.contacts;
+  std::sort(deepest.begin(), deepest.end(),
+            [](const geometry::Contact& a, const geometry::Contact& b) { return a.phi < b.phi; });
+  for (std::size_t k = 0; k < std::min<std::size_t>(deepest.size(), 5); ++k) {
+    fmt::print("    {} – {}: phi {:.4g} m\n", scene.world.geometries[deepest[k].geometry_a].name,
+               scene.world.geometries[deepest[k].geometry_b].name, deepest[k].phi);
+  }
   if (!soft.empty()) {
     const auto vertex_contacts = fem::FindDeformableContacts(
         soft, scene.initial.deformables, scene.world, data.X_world, scene.world.margin);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coulomb/geometry/face_manifold.h"
 #include "coulomb/geometry/segment.h"
 
 namespace coulomb::geometry {
@@ -16,9 +17,10 @@ double Radius(const Box& box, const Eigen::Matrix3d& R, const Eigen::Vector3d& u
          box.half_extents.z() * std::abs(R.col(2).dot(u));
 }
 
-// Corners of the face of `box` whose outward normal is closest to `direction`, in world frame.
-std::vector<Eigen::Vector3d> Face(const Box& box, const Transform& X,
-                                  const Eigen::Vector3d& direction, Eigen::Vector3d* normal) {
+}  // namespace
+
+Face BoxFace(const Box& box, const Transform& X, const Eigen::Vector3d& direction) {
+  Face face;
   int axis = 0;
   double best = -1;
   for (int k = 0; k < 3; ++k) {
@@ -29,35 +31,18 @@ std::vector<Eigen::Vector3d> Face(const Box& box, const Transform& X,
     }
   }
   const double sign = X.R.col(axis).dot(direction) >= 0 ? 1.0 : -1.0;
-  *normal = sign * X.R.col(axis);
+  face.normal = sign * X.R.col(axis);
   const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-  std::vector<Eigen::Vector3d> corners;
   const double su[4] = {1, -1, -1, 1}, sv[4] = {1, 1, -1, -1};
   for (int i = 0; i < 4; ++i) {
     Eigen::Vector3d local = Eigen::Vector3d::Zero();
     local[axis] = sign * box.half_extents[axis];
     local[u] = su[i] * box.half_extents[u];
     local[v] = sv[i] * box.half_extents[v];
-    corners.push_back(X.Apply(local));
+    face.corners.push_back(X.Apply(local));
   }
-  return corners;
+  return face;
 }
-
-// Sutherland–Hodgman: keeps the part of the polygon with n·x ≤ offset.
-std::vector<Eigen::Vector3d> Clip(const std::vector<Eigen::Vector3d>& polygon,
-                                  const Eigen::Vector3d& n, double offset) {
-  std::vector<Eigen::Vector3d> out;
-  for (std::size_t i = 0; i < polygon.size(); ++i) {
-    const Eigen::Vector3d& p = polygon[i];
-    const Eigen::Vector3d& q = polygon[(i + 1) % polygon.size()];
-    const double dp = n.dot(p) - offset, dq = n.dot(q) - offset;
-    if (dp <= 0) out.push_back(p);
-    if ((dp < 0) != (dq < 0) && dp != dq) out.push_back(p + (q - p) * (dp / (dp - dq)));
-  }
-  return out;
-}
-
-}  // namespace
 
 int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transform& X_WB,
                  double margin, std::vector<ContactPoint>& out) {
@@ -122,38 +107,8 @@ int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transf
   const Box& inc = reference_is_b ? a : b;
   const Transform& X_inc = reference_is_b ? X_WA : X_WB;
   const Eigen::Vector3d ref_out = reference_is_b ? n : Eigen::Vector3d(-n);  // toward the other box
-  Eigen::Vector3d ref_normal, inc_normal;
-  const std::vector<Eigen::Vector3d> ref_face = Face(ref, X_ref, ref_out, &ref_normal);
-  std::vector<Eigen::Vector3d> polygon = Face(inc, X_inc, -ref_out, &inc_normal);
-  const Eigen::Vector3d center = 0.25 * (ref_face[0] + ref_face[1] + ref_face[2] + ref_face[3]);
-  for (std::size_t i = 0; i < ref_face.size() && !polygon.empty(); ++i) {
-    const Eigen::Vector3d edge = ref_face[(i + 1) % 4] - ref_face[i];
-    Eigen::Vector3d side = edge.cross(ref_normal).normalized();
-    if (side.dot(ref_face[i] - center) < 0) side = -side;  // outward in the face plane
-    polygon = Clip(polygon, side, side.dot(ref_face[i]));
-  }
-  // Coincident edges (equal boxes stacked exactly) make the clipper emit the same vertex twice;
-  // duplicate contacts would only add degenerate rows to the contact problem.
-  std::vector<Eigen::Vector3d> unique;
-  const double tolerance = 1e-9 * (a.half_extents.maxCoeff() + b.half_extents.maxCoeff());
-  for (const Eigen::Vector3d& p : polygon) {
-    bool seen = false;
-    for (const Eigen::Vector3d& u : unique) seen = seen || (u - p).norm() <= tolerance;
-    if (!seen) unique.push_back(p);
-  }
-  const double ref_offset = ref_normal.dot(ref_face[0]);
-  int count = 0;
-  for (const Eigen::Vector3d& p : unique) {
-    const double depth = ref_normal.dot(p) - ref_offset;  // < 0: below the reference face
-    if (depth > margin) continue;
-    const Eigen::Vector3d on_ref = p - depth * ref_normal;
-    // Witness on A first: A is the incident box when the reference is B.
-    const Eigen::Vector3d on_a = reference_is_b ? p : on_ref;
-    const Eigen::Vector3d on_b = reference_is_b ? on_ref : p;
-    out.push_back({0.5 * (on_a + on_b), n, depth, on_a, on_b, 16 + count});
-    ++count;
-  }
-  return count;
+  return ClipFaces(BoxFace(ref, X_ref, ref_out), BoxFace(inc, X_inc, -ref_out), reference_is_b,
+                   margin, 16, out);
 }
 
 }  // namespace coulomb::geometry

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "coulomb/geometry/face_manifold.h"
 #include "coulomb/geometry/narrow_phase.h"
 
 namespace coulomb::geometry {
@@ -12,5 +13,8 @@ namespace coulomb::geometry {
 // Appends contacts with φ ≤ margin (normal from B into A); returns how many.
 int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transform& X_WB,
                  double margin, std::vector<ContactPoint>& out);
+
+// The face of `box` (posed at X) whose outward normal is closest to `direction`.
+Face BoxFace(const Box& box, const Transform& X, const Eigen::Vector3d& direction);
 
 }  // namespace coulomb::geometry

@@ -2,6 +2,18 @@
 
 namespace coulomb::geometry {
 
+namespace {
+
+// The world box around a box given in the shape frame.
+Aabb RotatedBox(const Eigen::AlignedBox3d& local, const multibody::Transform& X_WG, double margin) {
+  const Eigen::Vector3d center = X_WG.Apply(local.center());
+  const Eigen::Vector3d half =
+      X_WG.R.cwiseAbs() * (0.5 * local.sizes()) + Eigen::Vector3d::Constant(margin);
+  return {center - half, center + half};
+}
+
+}  // namespace
+
 Aabb ComputeAabb(const Shape& shape, const multibody::Transform& X_WG, double margin) {
   Aabb box;
   Eigen::Vector3d half;  // world half extents
@@ -14,6 +26,10 @@ Aabb ComputeAabb(const Shape& shape, const multibody::Transform& X_WG, double ma
     half = absR * b->half_extents;
   } else if (const auto* c = std::get_if<Capsule>(&shape)) {
     half = absR.col(2) * c->half_length + Eigen::Vector3d::Constant(c->radius);
+  } else if (const auto* m = std::get_if<ConvexMesh>(&shape)) {
+    return RotatedBox(m->data->bounds, X_WG, margin);
+  } else if (const auto* t = std::get_if<TriangleMesh>(&shape)) {
+    return RotatedBox(t->data->bounds, X_WG, margin);
   } else {
     const auto& cyl = std::get<Cylinder>(shape);
     // Disc of radius r perpendicular to the axis a spans r √(1 − a_k²) along world axis k.

@@ -42,6 +42,12 @@ std::string CollisionWorld::Validate() const {
     if (const std::string e = ValidateShape(g.shape); !e.empty()) {
       return fmt::format("geometry {} ('{}'): {}", i, g.name, e);
     }
+    if (std::holds_alternative<TriangleMesh>(g.shape) && g.body >= 0) {
+      return fmt::format(
+          "geometry {} ('{}'): a triangle mesh must be static (attached to the world); use a "
+          "convex mesh on a moving body",
+          i, g.name);
+    }
     if (!(std::isfinite(g.friction) && g.friction >= 0)) {
       return fmt::format("geometry {} ('{}'): friction = {} must be finite and >= 0", i, g.name,
                          g.friction);
@@ -103,8 +109,9 @@ ContactDetection FindContacts(const CollisionWorld& world,
       c.compliance = a.compliance + b.compliance;  // springs in series
       c.geometry_a = i;
       c.geometry_b = j;
-      c.id = ((static_cast<std::uint64_t>(std::min(i, j)) << 32) |
-              (static_cast<std::uint64_t>(std::max(i, j)) << 8)) +
+      // 20 bits per geometry, 24 for the feature (a triangle mesh numbers 8 per triangle).
+      c.id = ((static_cast<std::uint64_t>(std::min(i, j)) << 44) |
+              (static_cast<std::uint64_t>(std::max(i, j)) << 24)) +
              static_cast<std::uint64_t>(p.feature) + 1;
       out.contacts.contacts.push_back(c);
     }

@@ -9,6 +9,8 @@ constexpr double kPi = std::numbers::pi;
 
 struct Volume {
   double operator()(const HalfSpace&) const { return 0; }
+  double operator()(const TriangleMesh&) const { return 0; }
+  double operator()(const ConvexMesh& m) const { return m.data->volume; }
   double operator()(const Sphere& s) const {
     return 4.0 / 3.0 * kPi * s.radius * s.radius * s.radius;
   }
@@ -23,6 +25,8 @@ struct Volume {
 
 struct UnitInertia {
   Eigen::Matrix3d operator()(const HalfSpace&) const { return Eigen::Matrix3d::Zero(); }
+  Eigen::Matrix3d operator()(const TriangleMesh&) const { return Eigen::Matrix3d::Zero(); }
+  Eigen::Matrix3d operator()(const ConvexMesh& m) const { return m.data->unit_inertia; }
   Eigen::Matrix3d operator()(const Sphere& s) const {
     return 0.4 * s.radius * s.radius * Eigen::Matrix3d::Identity();
   }
@@ -51,6 +55,11 @@ struct UnitInertia {
 
 double ShapeVolume(const Shape& shape) {
   return std::visit(Volume{}, shape);
+}
+
+Eigen::Vector3d ShapeCentroid(const Shape& shape) {
+  if (const auto* m = std::get_if<ConvexMesh>(&shape)) return m->data->centroid;
+  return Eigen::Vector3d::Zero();
 }
 
 Eigen::Matrix3d UnitRotationalInertia(const Shape& shape) {

@@ -8,8 +8,11 @@
 
 namespace coulomb::geometry {
 
-// 0 for the half-space (it has no finite volume: static geometry only).
+// 0 for the half-space and the triangle mesh (no finite volume: static geometry only).
 double ShapeVolume(const Shape& shape);
+// The centre of volume in the shape frame: the origin, except for convex meshes.
+Eigen::Vector3d ShapeCentroid(const Shape& shape);
+// About the centroid.
 Eigen::Matrix3d UnitRotationalInertia(const Shape& shape);
 
 }  // namespace coulomb::geometry

@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "coulomb/geometry/box_box.h"
+#include "coulomb/geometry/convex_pair.h"
+#include "coulomb/geometry/face_manifold.h"
 #include "coulomb/geometry/segment.h"
 
 namespace coulomb::geometry {
@@ -55,6 +57,27 @@ int CapsuleHalfSpace(const Capsule& c, const Transform& X_WA, const Transform& X
   for (const double end : {-c.half_length, c.half_length}) {
     PointOnHalfSpace(X_WA.Apply(Eigen::Vector3d(0, 0, end)), c.radius, X_WB.R.col(2), X_WB.p,
                      margin, out, count, end > 0 ? 1 : 0);
+  }
+  return count;
+}
+
+// The hull vertices within the margin, at most four of them spanning the patch: a mesh resting
+// on a face gives that face's corners (face_manifold.h, ReducePatch).
+int ConvexMeshHalfSpace(const ConvexMesh& m, const Transform& X_WA, const Transform& X_WB,
+                        double margin, std::vector<ContactPoint>& out) {
+  const Eigen::Vector3d n = X_WB.R.col(2);
+  std::vector<Eigen::Vector3d> near;
+  std::vector<int> index;
+  const std::vector<Eigen::Vector3d>& vertices = m.data->vertices;
+  for (std::size_t v = 0; v < vertices.size(); ++v) {
+    const Eigen::Vector3d p = X_WA.Apply(vertices[v]);
+    if (n.dot(p - X_WB.p) > margin) continue;
+    near.push_back(p);
+    index.push_back(static_cast<int>(v));
+  }
+  int count = 0;
+  for (const std::size_t k : ReducePatch(near, n, 4)) {
+    PointOnHalfSpace(near[k], 0.0, n, X_WB.p, margin, out, count, index[k]);
   }
   return count;
 }
@@ -235,6 +258,12 @@ int Swapped(std::vector<ContactPoint>& out, F&& collide_b_a) {
 
 int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transform& X_WB,
             double margin, std::vector<ContactPoint>& out) {
+  if (const auto* mesh = std::get_if<TriangleMesh>(&b); mesh && IsConvexSolid(a)) {
+    return CollideTriangleMesh(a, X_WA, *mesh, X_WB, margin, out);
+  }
+  if (std::holds_alternative<TriangleMesh>(a) && IsConvexSolid(b)) {
+    return Swapped(out, [&] { return Collide(b, X_WB, a, X_WA, margin, out); });
+  }
   const bool b_half = std::holds_alternative<HalfSpace>(b);
   const bool a_half = std::holds_alternative<HalfSpace>(a);
   if (b_half && !a_half) {
@@ -245,6 +274,8 @@ int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transfo
       return CapsuleHalfSpace(*c, X_WA, X_WB, margin, out);
     if (const auto* c = std::get_if<Cylinder>(&a))
       return CylinderHalfSpace(*c, X_WA, X_WB, margin, out);
+    if (const auto* m = std::get_if<ConvexMesh>(&a))
+      return ConvexMeshHalfSpace(*m, X_WA, X_WB, margin, out);
   }
   if (a_half && !b_half) {
     return Swapped(out, [&] { return Collide(b, X_WB, a, X_WA, margin, out); });
@@ -274,6 +305,8 @@ int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transfo
       return Swapped(out, [&] { return Collide(b, X_WB, a, X_WA, margin, out); });
     }
   }
+  // Everything else convex (meshes, cylinders against other solids): GJK/EPA.
+  if (IsConvexSolid(a) && IsConvexSolid(b)) return CollideConvex(a, X_WA, b, X_WB, margin, out);
   return -1;
 }
 

@@ -27,8 +27,9 @@ struct ContactPoint {
   int feature = 0;
 };
 
-// Appends the contacts of (A, B) with φ ≤ margin to `out`; returns how many. Pairs not yet
-// supported by the analytic routines return −1 (and append nothing).
+// Appends the contacts of (A, B) with φ ≤ margin to `out`; returns how many. Analytic routines
+// where they exist, else the general convex routine (convex_pair.h). Pairs no routine handles
+// (two triangle meshes, a triangle mesh and a half-space: static geometry) return −1.
 int Collide(const Shape& a, const Transform& X_WA, const Shape& b, const Transform& X_WB,
             double margin, std::vector<ContactPoint>& out);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coulomb/geometry/triangle.h"
+
 namespace coulomb::geometry {
 namespace {
 
@@ -65,6 +67,70 @@ PointQuery QueryCylinder(double r, double l, const Eigen::Vector3d& p) {
   return q;
 }
 
+// Outside a convex mesh the nearest point lies on one of its faces (fanned into triangles);
+// inside, the nearest face is the one whose plane is closest.
+PointQuery QueryConvexMesh(const ConvexMeshData& m, const Eigen::Vector3d& p) {
+  PointQuery q;
+  q.phi = -INFINITY;
+  for (std::size_t f = 0; f < m.faces.size(); ++f) {
+    const double height = m.normals[f].dot(p - m.vertices[m.faces[f][0]]);
+    if (height > q.phi) {
+      q.phi = height;
+      q.normal = m.normals[f];
+    }
+  }
+  q.closest = p - q.phi * q.normal;
+  if (q.phi <= 0) return q;
+  double best = INFINITY;
+  for (const std::vector<int>& face : m.faces) {
+    for (std::size_t k = 1; k + 1 < face.size(); ++k) {
+      const Eigen::Vector3d x =
+          ClosestOnTriangle(p, m.vertices[face[0]], m.vertices[face[k]], m.vertices[face[k + 1]])
+              .point;
+      if ((p - x).squaredNorm() < best) {
+        best = (p - x).squaredNorm();
+        q.closest = x;
+      }
+    }
+  }
+  q.phi = std::sqrt(best);
+  q.normal = UnitOr(p - q.closest, q.normal);
+  return q;
+}
+
+// The nearest triangle, found through the tree in a box that shrinks to the distance found;
+// the sign is the side of that triangle's front face (a surface need not enclose anything).
+PointQuery QueryTriangleMesh(const TriangleMeshData& m, const Eigen::Vector3d& p) {
+  double reach = 1e-3 * m.bounds.diagonal().norm() + m.bounds.exteriorDistance(p);
+  std::vector<int> near;
+  double best = INFINITY;
+  int best_t = 0;
+  Eigen::Vector3d closest = p;
+  for (int pass = 0; pass < 64 && near.empty(); ++pass, reach *= 2) {
+    TrianglesNear(m, Eigen::AlignedBox3d(p.array() - reach, p.array() + reach), near);
+  }
+  for (int refine = 0; refine < 2; ++refine) {
+    for (const int t : near) {
+      const auto& tri = m.triangles[t];
+      const Eigen::Vector3d x =
+          ClosestOnTriangle(p, m.vertices[tri[0]], m.vertices[tri[1]], m.vertices[tri[2]]).point;
+      if ((p - x).norm() < best) {
+        best = (p - x).norm();
+        best_t = t;
+        closest = x;
+      }
+    }
+    near.clear();  // anything nearer lies within `best` of p in every axis
+    TrianglesNear(m, Eigen::AlignedBox3d(p.array() - best, p.array() + best), near);
+  }
+  PointQuery q;
+  const double side = m.normals[best_t].dot(p - closest) >= 0 ? 1.0 : -1.0;
+  q.phi = side * best;
+  q.closest = closest;
+  q.normal = best > 1e-12 ? Eigen::Vector3d(side * (p - closest) / best) : m.normals[best_t];
+  return q;
+}
+
 // One overload per shape (std::visit).
 struct Query {
   const Eigen::Vector3d& p;
@@ -85,6 +151,8 @@ struct Query {
   PointQuery operator()(const Cylinder& c) const {
     return QueryCylinder(c.radius, c.half_length, p);
   }
+  PointQuery operator()(const ConvexMesh& m) const { return QueryConvexMesh(*m.data, p); }
+  PointQuery operator()(const TriangleMesh& m) const { return QueryTriangleMesh(*m.data, p); }
 };
 
 }  // namespace

@@ -14,7 +14,8 @@ bool Positive(double x) {
 }  // namespace
 
 std::string ShapeName(const Shape& shape) {
-  static const char* names[] = {"half-space", "sphere", "box", "capsule", "cylinder"};
+  static const char* names[] = {"half-space", "sphere",      "box",          "capsule",
+                                "cylinder",   "convex mesh", "triangle mesh"};
   return names[shape.index()];
 }
 
@@ -34,6 +35,11 @@ std::string ValidateShape(const Shape& shape) {
   if (const auto* c = std::get_if<Cylinder>(&shape);
       c && !(Positive(c->radius) && Positive(c->half_length))) {
     return "cylinder radius and half length must be positive";
+  }
+  if (const auto* m = std::get_if<ConvexMesh>(&shape); m && !m->data)
+    return "convex mesh has no data";
+  if (const auto* m = std::get_if<TriangleMesh>(&shape); m && !m->data) {
+    return "triangle mesh has no data";
   }
   return "";
 }

@@ -5,11 +5,15 @@
 //  * Box        — half extents h about the origin, edges along the axes
 //  * Capsule    — the points within r of the segment from (0, 0, −l) to (0, 0, +l)
 //  * Cylinder   — radius r, half length l, axis z
-// Meshes come with the FCL-backed narrow phase.
+//  * ConvexMesh — the convex hull of a mesh's vertices (convex_mesh.h)
+//  * TriangleMesh — any triangle surface, static geometry only (triangle_mesh.h)
 
 #include <Eigen/Dense>
 #include <string>
 #include <variant>
+
+#include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/triangle_mesh.h"
 
 namespace coulomb::geometry {
 
@@ -27,7 +31,7 @@ struct Cylinder {
   double radius = 0, half_length = 0;
 };
 
-using Shape = std::variant<HalfSpace, Sphere, Box, Capsule, Cylinder>;
+using Shape = std::variant<HalfSpace, Sphere, Box, Capsule, Cylinder, ConvexMesh, TriangleMesh>;
 
 std::string ShapeName(const Shape& shape);
 // "" when the dimensions are positive and finite, else why not.

@@ -53,6 +53,35 @@ struct ShapeJson {
   json operator()(const geometry::Cylinder& c) const {
     return {{"type", "cylinder"}, {"radius", c.radius}, {"length", 2 * c.half_length}};
   }
+  // Meshes as vertex coordinates and triangle indices (hull faces fanned into triangles).
+  json operator()(const geometry::ConvexMesh& m) const {
+    json triangles = json::array();
+    for (const std::vector<int>& face : m.data->faces) {
+      for (std::size_t k = 1; k + 1 < face.size(); ++k) {
+        triangles.insert(triangles.end(), {face[0], face[k], face[k + 1]});
+      }
+    }
+    return {{"type", "mesh"},
+            {"vertices", Coordinates(m.data->vertices)},
+            {"triangles", std::move(triangles)}};
+  }
+  json operator()(const geometry::TriangleMesh& m) const {
+    json triangles = json::array();
+    for (const std::array<int, 3>& t : m.data->triangles) {
+      triangles.insert(triangles.end(), {t[0], t[1], t[2]});
+    }
+    return {{"type", "mesh"},
+            {"open", true},
+            {"vertices", Coordinates(m.data->vertices)},
+            {"triangles", std::move(triangles)}};
+  }
+  static json Coordinates(const std::vector<Eigen::Vector3d>& points) {
+    json out = json::array();
+    for (const Eigen::Vector3d& p : points) {
+      for (int i = 0; i < 3; ++i) out.push_back(Round(p[i]));
+    }
+    return out;
+  }
 };
 
 // Body poses of every frame, and the box around the moving bodies' origins (for the camera).

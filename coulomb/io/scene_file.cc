@@ -11,6 +11,7 @@
 #include "coulomb/geometry/mass_properties.h"
 #include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/scene_deformables.h"
+#include "coulomb/io/scene_shapes.h"
 #include "coulomb/io/scene_urdf.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
@@ -64,27 +65,6 @@ std::string SceneReader::ResolvePath(const std::string& path) const {
   return p.is_absolute() ? p.string() : (std::filesystem::path(base_dir) / p).string();
 }
 
-geometry::Shape ReadShape(const Field& f) {
-  const std::string type = f["type"].String();
-  if (type == "box") {
-    f.CheckKeys({"type", "size", "position", "orientation", "material", "friction", "restitution",
-                 "compliance", "color"});
-    const Eigen::Vector3d size = f["size"].Vector3();
-    if (!(size.minCoeff() > 0)) f["size"].Fail("every extent must be positive (m)");
-    return geometry::Box{0.5 * size};
-  }
-  f.CheckKeys({"type", "radius", "length", "position", "orientation", "material", "friction",
-               "restitution", "compliance", "color"});
-  if (type == "halfspace") return geometry::HalfSpace{};
-  const double radius = f["radius"].DoubleIn(1e-9, 1e9);
-  if (type == "sphere") return geometry::Sphere{radius};
-  const double length = f["length"].DoubleIn(0, 1e9);
-  if (type == "capsule") return geometry::Capsule{radius, 0.5 * length};
-  if (type == "cylinder") return geometry::Cylinder{radius, 0.5 * length};
-  f["type"].Fail(
-      fmt::format("unknown shape '{}' (box, sphere, capsule, cylinder, halfspace)", type));
-}
-
 Material SceneReader::ShapeMaterial(const Field& shape) const {
   Material m;
   if (shape.Has("material")) {
@@ -108,9 +88,14 @@ std::vector<std::pair<geometry::Shape, Transform>> SceneReader::ReadShapes(const
   for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
     const Field f = list.At(i);
     f.RequireMap();
-    const geometry::Shape shape = ReadShape(f);
+    const geometry::Shape shape = ReadShape(f, base_dir);
     if (owner >= 0 && std::holds_alternative<geometry::HalfSpace>(shape)) {
       f["type"].Fail("a halfspace can only belong to a fixed body (it has no finite mass)");
+    }
+    if (owner >= 0 && std::holds_alternative<geometry::TriangleMesh>(shape)) {
+      f["type"].Fail(
+          "a trimesh can only belong to a fixed body; use type: mesh (its convex "
+          "hull) on a moving body");
     }
     const Transform X_BG{OptionalRotation(f, "orientation"),
                          OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
@@ -153,11 +138,13 @@ multibody::Inertia ReadInertia(const Field& f,
     return inertia;
   }
   if (volume <= 0) f.Fail("give inertia: [Ixx, Iyy, Izz] (kg m²) for a body without shapes");
-  for (const auto& [shape, X] : shapes) inertia.com += density * geometry::ShapeVolume(shape) * X.p;
+  for (const auto& [shape, X] : shapes) {
+    inertia.com += density * geometry::ShapeVolume(shape) * X.Apply(geometry::ShapeCentroid(shape));
+  }
   inertia.com /= inertia.mass;
   for (const auto& [shape, X] : shapes) {
     const double m = density * geometry::ShapeVolume(shape);
-    const Eigen::Vector3d d = X.p - inertia.com;
+    const Eigen::Vector3d d = X.Apply(geometry::ShapeCentroid(shape)) - inertia.com;
     inertia.rotational += m * (X.R * geometry::UnitRotationalInertia(shape) * X.R.transpose() +
                                (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose()));
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "coulomb/io/scene_shapes.h"
+
 namespace coulomb::io {
 
 void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
@@ -22,10 +24,15 @@ void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std
     } else if (c.shape == Kind::kCylinder) {
       g.shape = geometry::Cylinder{c.size[0], 0.5 * c.size[1]};
     } else {
-      scene.warnings.push_back(
-          fmt::format("{}: link '{}': mesh collision geometry is not supported yet; it is skipped",
-                      file, robot.model.bodies[c.body].name));
-      continue;
+      // Collision meshes are used as their convex hulls, as other engines do.
+      Expected<geometry::Shape> mesh = LoadMeshShape(c.mesh_path, c.mesh_scale, true);
+      if (!mesh.ok()) {
+        scene.warnings.push_back(fmt::format("{}: link '{}': collision mesh skipped: {}", file,
+                                             robot.model.bodies[c.body].name,
+                                             mesh.error().ToString()));
+        continue;
+      }
+      g.shape = mesh.value();
     }
     scene.world.Add(g);
     scene.geometry_colors.push_back("#c8c8d0");

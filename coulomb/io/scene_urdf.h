@@ -10,9 +10,10 @@
 
 namespace coulomb::io {
 
-// Adds every box, sphere and cylinder of `robot` (whose bodies start at `offset` in the scene's
-// model) with the include's friction. group ≠ 1 is a robot without self-collision: its shapes
-// do not collide with each other. Mesh elements are skipped with a warning naming `file`.
+// Adds every box, sphere, cylinder and mesh (its convex hull; OBJ only) of `robot` (whose bodies
+// start at `offset` in the scene's model) with the include's friction. group ≠ 1 is a robot without
+// self-collision: its shapes do not collide with each other. A mesh that cannot be read is skipped
+// with a warning naming `file`.
 void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
                        double friction, std::uint32_t group, sim::Scene& scene);
 

@@ -198,3 +198,54 @@ TEST(SceneFile, ReadsEveryExample) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// Mesh shapes: `mesh` is the convex hull of an OBJ file on any body, with the hull's mass
+// properties; `trimesh` is the file's surface, static only.
+TEST(SceneFile, MeshShapesFromObjFiles) {
+  const std::string dir = std::string(COULOMB_SHARED_DATA) + "/meshes/ipc/triMeshes";
+  const std::string text =
+      "coulomb: 1\nbodies:\n"
+      "  - {name: floor, joint: fixed, shapes: [{type: trimesh, file: erleben/internal_edges.obj, "
+      "scale: 2}]}\n"
+      "  - {name: cube, position: [0, 0, 2], density: 500,\n"
+      "     shapes: [{type: mesh, file: cube.obj, scale: [0.2, 0.1, 0.1]}]}\n";
+  const auto scene = io::ParseScene(text, "m.yaml", dir);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  const sim::Scene& s = scene.value();
+  ASSERT_EQ(s.model.bodies.size(), 1u);
+  const multibody::Inertia& inertia = s.model.bodies[0].inertia;
+  EXPECT_NEAR(inertia.mass, 500 * 0.2 * 0.1 * 0.1, 1e-12);
+  // cube.obj spans 0..1, so the scaled hull's centroid sits at half its extents in the body.
+  EXPECT_TRUE(inertia.com.isApprox(Eigen::Vector3d(0.1, 0.05, 0.05), 1e-12));
+  EXPECT_NEAR(inertia.rotational(0, 0), inertia.mass * (0.01 + 0.01) / 12, 1e-12);
+  ASSERT_EQ(s.world.geometries.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<geometry::TriangleMesh>(s.world.geometries[0].shape));
+  EXPECT_TRUE(std::holds_alternative<geometry::ConvexMesh>(s.world.geometries[1].shape));
+}
+
+TEST(SceneFile, MeshShapeErrorsNameTheField) {
+  const std::string dir = std::string(COULOMB_SHARED_DATA) + "/meshes/ipc/triMeshes";
+  const auto error = [&](const std::string& shape) {
+    const auto scene = io::ParseScene(
+        "coulomb: 1\nbodies:\n  - {name: b, position: [0, 0, 1], mass: 1,\n"
+        "     shapes: [" +
+            shape + "]}\n",
+        "m.yaml", dir);
+    EXPECT_FALSE(scene.ok()) << shape;
+    return scene.ok() ? std::string() : scene.error().ToString();
+  };
+  EXPECT_NE(error("{type: trimesh, file: plane.obj}").find("only belong to a fixed body"),
+            std::string::npos);
+  const std::string missing = error("{type: mesh, file: nowhere.obj}");
+  EXPECT_NE(missing.find("shapes[0].file"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("nowhere.obj"), std::string::npos) << missing;
+  EXPECT_NE(error("{type: mesh, file: plane.obj}").find("no volume"), std::string::npos);
+  EXPECT_NE(error("{type: mesh, file: cube.obj, scale: -1}").find("positive"), std::string::npos);
+  EXPECT_NE(error("{type: mesh, file: cube.obj, size: 1}").find("size"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace coulomb
