@@ -5,6 +5,7 @@
 //
 //   clutter_bench [--bodies 100,500,2000] [--duration 1.5] [--dt 0.002]
 //                 [--formulations sap,cone,velocity-lcp] [--max-bodies-lcp 100]
+//                 [--lcp-solver lemke|pgs]
 //                 [--max-bodies-cone 500] [--json FILE]
 //
 // A program, not a Google Benchmark: one run of a 2000-body scene takes minutes.
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
   int max_lcp = 100, max_cone = 500;
-  std::string json_path;
+  std::string json_path, lcp_solver = "lemke";
   std::string cholesky_name(convex::ToString(convex::SapSolverParams{}.linear_solver));
   double beta = sim::StepSettings{}.sap.regularization.beta;
   app.add_option("--bodies", sizes, "scene sizes")->delimiter(',');
@@ -172,8 +173,12 @@ int main(int argc, char** argv) {
   app.add_option("--dt", dt, "time step, s");
   app.add_option("--max-bodies-lcp", max_lcp, "largest scene run under velocity-lcp");
   app.add_option("--max-bodies-cone", max_cone, "largest scene run under cone");
+  app.add_option("--lcp-solver", lcp_solver,
+                 "velocity-lcp's solver: lemke (dense, exact) or pgs (contact-block Gauss-Seidel)");
   app.add_option("--json", json_path, "also write the rows as JSON here");
   app.add_option("--beta", beta, "SAP's near-rigid threshold for contacts");
+  std::string ordering_name = "amd";
+  app.add_option("--ordering", ordering_name, "SAP's fill-reducing ordering: amd|metis");
   app.add_option("--linear-solver", cholesky_name,
                  "SAP's CHOLMOD mode: auto|supernodal|simplicial");
   CLI11_PARSE(app, argc, argv);
@@ -183,12 +188,24 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "unknown --linear-solver '{}'\n", cholesky_name);
     return 2;
   }
+  const auto ordering = convex::ParseFillOrdering(ordering_name);
+  if (!ordering) {
+    fmt::print(stderr, "unknown --ordering '{}'\n", ordering_name);
+    return 2;
+  }
   sim::StepSettings settings;
   settings.sap.solver.linear_solver = *cholesky;
+  settings.sap.solver.ordering = *ordering;
   settings.sap.regularization.beta = beta;
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
   settings.cone.settings.tolerance = 1e-4;
   settings.cone.settings.nsgs.max_sweeps = 300;
+  if (const auto kind = ParseLcpSolverKind(lcp_solver)) {
+    settings.velocity_lcp.solver = *kind;
+  } else {
+    fmt::print(stderr, "unknown --lcp-solver '{}'\n", lcp_solver);
+    return 2;
+  }
   std::vector<Row> rows;
   PrintHeader();
   for (const int n : sizes) {

@@ -7,8 +7,7 @@ namespace coulomb::convex {
 
 struct SapFactorization::Impl {
   Impl() {
-    // AMD only (no METIS, no trial of several orderings): deterministic, and what the spec
-    // recommends for block-sparse contact graphs.
+    // One ordering, never CHOLMOD's trial of several (which would make timings jumpy).
     cholmod.cholmod().nmethods = 1;
     cholmod.cholmod().method[0].ordering = CHOLMOD_AMD;
     cholmod.cholmod().postorder = 1;
@@ -16,6 +15,7 @@ struct SapFactorization::Impl {
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
   std::vector<int> outer, inner;  // the analysed pattern
   SparseCholesky method = SparseCholesky::kAuto;
+  FillOrdering ordering = FillOrdering::kAmd;
   bool analysed = false;
   int symbolic_analyses = 0, factorizations = 0;
 };
@@ -31,8 +31,15 @@ SapFactorization& SapFactorization::operator=(const SapFactorization& other) {
 SapFactorization::SapFactorization(SapFactorization&&) noexcept = default;
 SapFactorization& SapFactorization::operator=(SapFactorization&&) noexcept = default;
 
-bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCholesky method) {
+bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCholesky method,
+                              FillOrdering ordering) {
   Impl& s = *impl_;
+  if (ordering != s.ordering) {
+    s.ordering = ordering;
+    s.analysed = false;
+    s.cholmod.cholmod().method[0].ordering =
+        ordering == FillOrdering::kMetis ? CHOLMOD_METIS : CHOLMOD_AMD;
+  }
   if (method != s.method) {
     s.method = method;
     s.analysed = false;

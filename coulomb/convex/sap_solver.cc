@@ -30,6 +30,11 @@ constexpr NameTable<SparseCholesky, 3> kCholeskyNames = {{
     {SparseCholesky::kSimplicial, "simplicial"},
 }};
 
+constexpr NameTable<FillOrdering, 2> kOrderingNames = {{
+    {FillOrdering::kAmd, "amd"},
+    {FillOrdering::kMetis, "metis"},
+}};
+
 // ℓ, ∇ℓ and the impulses at one iterate.
 struct Iterate {
   Eigen::VectorXd v, v_c;
@@ -108,6 +113,14 @@ std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name) {
   return KindNamed(kCholeskyNames, name);
 }
 
+std::string_view ToString(FillOrdering kind) {
+  return NameOf(kOrderingNames, kind);
+}
+
+std::optional<FillOrdering> ParseFillOrdering(std::string_view name) {
+  return KindNamed(kOrderingNames, name);
+}
+
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
                    const Eigen::VectorXd& v_guess, SapFactorization* factorization) {
   const Stopwatch clock;
@@ -147,7 +160,8 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
       break;
     }
     const Stopwatch factor_clock;
-    const bool factored = factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver);
+    const bool factored = factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver,
+                                        params.ordering);
     out.factor_seconds += factor_clock.Seconds();
     if (!factored) {
       out.status = SapStatus::kNotPositiveDefinite;

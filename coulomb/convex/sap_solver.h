@@ -32,9 +32,12 @@ struct SapSolverParams {
   // (bench/clutter_bench, 300 bodies: simplicial 40.1 ms/step, supernodal 45.1 ms plus 54 s of
   // system time). Supernodal pays off on large dense cliques (deformable bodies).
   SparseCholesky linear_solver = SparseCholesky::kSimplicial;
+  FillOrdering ordering = FillOrdering::kAmd;
 };
 std::string_view ToString(SparseCholesky kind);
 std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name);
+std::string_view ToString(FillOrdering kind);
+std::optional<FillOrdering> ParseFillOrdering(std::string_view name);
 std::string_view ToString(SapSolverParams::LineSearch kind);
 std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name);
 

@@ -12,6 +12,7 @@
 #include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/scene_deformables.h"
 #include "coulomb/io/scene_shapes.h"
+#include "coulomb/io/scene_solver.h"
 #include "coulomb/io/scene_urdf.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
@@ -46,8 +47,6 @@ struct SceneReader {
 
   void Read(const Field& root);
   void ReadSettings(const Field& root);
-  void ReadSolver(const Field& solver);
-  static void ReadSapSettings(const Field& f, SapParams& sap);
   void ReadMaterials(const Field& list);
   void ReadBody(const Field& body);
   void ReadBodyArray(const Field& body);
@@ -411,63 +410,6 @@ void SceneReader::ReadActuator(const Field& f) {
   scene.actuators.push_back(a);
 }
 
-void SceneReader::ReadSolver(const Field& f) {
-  f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
-               "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
-               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
-               "deformable_delassus"});
-  sim::StepSettings& s = scene.settings;
-  const double kappa = OptionalDouble(f, "position_correction", 1.0);
-  if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
-  s.velocity_lcp.position_correction = s.cone.position_correction = kappa;
-  if (f.Has("directions")) s.velocity_lcp.directions = f["directions"].Int(3, 64);
-  if (f.Has("tolerance")) s.cone.settings.tolerance = f["tolerance"].DoubleIn(1e-16, 1);
-  if (f.Has("max_sweeps")) s.cone.settings.nsgs.max_sweeps = f["max_sweeps"].Int(1, 1000000);
-  if (f.Has("max_iterations")) {
-    s.cone.settings.newton.max_iterations = f["max_iterations"].Int(1, 100000);
-    s.sap.solver.max_iterations = s.cone.settings.newton.max_iterations;
-  }
-  ReadSapSettings(f, s.sap);
-  if (!f.Has("name")) return;
-  const std::string name = f["name"].String();
-  const std::string error = sim::SetSolverByName(name, s);
-  if (!error.empty()) f["name"].Fail(error);
-}
-
-void SceneReader::ReadSapSettings(const Field& f, SapParams& sap) {
-  if (f.Has("near_rigid_beta")) sap.regularization.beta = f["near_rigid_beta"].DoubleIn(0, 100);
-  if (f.Has("sigma")) sap.regularization.sigma = f["sigma"].DoubleIn(1e-12, 1);
-  if (f.Has("dissipation_time_scale")) {
-    sap.dissipation_time_scale = f["dissipation_time_scale"].DoubleIn(0, 1e6);
-  }
-  if (f.Has("rel_tolerance")) sap.solver.rel_tolerance = f["rel_tolerance"].DoubleIn(0, 1);
-  if (f.Has("abs_tolerance")) sap.solver.abs_tolerance = f["abs_tolerance"].DoubleIn(0, 1);
-  if (f.Has("joint_limits")) sap.joint_limits = f["joint_limits"].Bool();
-  if (f.Has("deformable_delassus")) {
-    const std::string name = f["deformable_delassus"].String();
-    if (name != "diagonal" && name != "exact") {
-      f["deformable_delassus"].Fail("'" + name + "' is not diagonal or exact");
-    }
-    sap.deformable_delassus = name == "exact" ? SapParams::DeformableDelassus::kExact
-                                              : SapParams::DeformableDelassus::kDiagonal;
-  }
-  if (f.Has("linear_solver")) {
-    const std::string name = f["linear_solver"].String();
-    const auto kind = convex::ParseSparseCholesky(name);
-    if (!kind) {
-      f["linear_solver"].Fail("unknown linear solver '" + name +
-                              "' (auto, supernodal, simplicial)");
-    }
-    sap.solver.linear_solver = *kind;
-  }
-  if (f.Has("line_search")) {
-    const std::string name = f["line_search"].String();
-    const auto kind = convex::ParseLineSearch(name);
-    if (!kind) f["line_search"].Fail("unknown line search '" + name + "' (exact, backtracking)");
-    sap.solver.line_search = *kind;
-  }
-}
-
 void SceneReader::ReadSettings(const Field& root) {
   scene.name = OptionalString(root, "name", scene.name);
   scene.model.gravity = OptionalVector3(root, "gravity", scene.model.gravity);
@@ -482,7 +424,7 @@ void SceneReader::ReadSettings(const Field& root) {
     }
     scene.settings.formulation = *kind;
   }
-  if (root.Has("solver")) ReadSolver(root["solver"]);
+  if (root.Has("solver")) ReadSolverSettings(root["solver"], scene.settings);
 }
 
 void SceneReader::ReadMaterials(const Field& f) {

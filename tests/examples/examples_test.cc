@@ -72,6 +72,44 @@ TEST_P(Examples, InclineSlidesAsCoulombPredicts) {
   ExpectInclineSlide(RunExample("incline", GetParam()));
 }
 
+// The velocity-level LCP's block Gauss–Seidel (`pgs`) against the same analytic slide, and a
+// stack that must stand: an iterative solver held to the closed forms, not to Lemke's output.
+// Gauss–Seidel converges slowly on a tall stack (the weight of nine boxes travels down one
+// contact layer per sweep; the corner impulses of each box are not unique): steps that stop at
+// the sweep limit must say so, and the stack must still stand.
+TEST(VelocityLcpBlockGaussSeidel, InclineSlidesAndStackStands) {
+  const auto run = [](const std::string& name, double duration, double tolerance) {
+    Expected<sim::Scene> scene =
+        io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
+    EXPECT_TRUE(scene.ok()) << scene.error().ToString();
+    ExampleRun r{scene.value(), {}, {}};
+    r.scene.settings.formulation = sim::FormulationKind::kVelocityLcp;
+    r.scene.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+    r.scene.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
+    if (duration > 0) r.scene.duration = duration;
+    r.summary = sim::Simulate(r.scene, &r.recording);
+    return r;
+  };
+  const ExampleRun incline = run("incline", -1, 1e-9);
+  EXPECT_EQ(incline.summary.failed_steps, 0) << incline.summary.first_failure;
+  const double t = incline.summary.sim_time, slope = std::numbers::pi / 6;
+  const double analytic = 0.5 * 9.81 * (std::sin(slope) - 0.5 * std::cos(slope)) * t * t;
+  const Eigen::Vector3d moved = Position(incline, "cube", incline.recording.frames.back()) -
+                                Position(incline, "cube", incline.recording.frames.front());
+  EXPECT_NEAR(moved.norm(), analytic, 0.01 * analytic);
+  const ExampleRun stack = run("stack", 0.5, 1e-4);
+  if (stack.summary.failed_steps > 0) {
+    EXPECT_NE(stack.summary.first_failure.find("sweep limit"), std::string::npos)
+        << stack.summary.first_failure;
+  }
+  const sim::Frame& first = stack.recording.frames.front();
+  const sim::Frame& last = stack.recording.frames.back();
+  for (const multibody::Body& b : stack.scene.model.bodies) {
+    const Eigen::Vector3d drift = last.q.segment<3>(b.q_index) - first.q.segment<3>(b.q_index);
+    EXPECT_LT(drift.norm(), 1e-3) << b.name;
+  }
+}
+
 // The same incline made of meshes: a convex-hull cube on a triangle-mesh slope whose face is
 // cut into triangles meeting inside it. Crossing those seams must not catch the cube.
 TEST_P(Examples, MeshInclineSlidesLikeThePrimitiveOne) {
@@ -245,12 +283,20 @@ TEST(TrinkleStepper, InclineRollingBallAndRod) {
   EXPECT_LT(rod.summary.final_energy, rod.summary.initial_energy);
 }
 
-// The 200-sphere bin under the cone formulation (NSGS): the first 0.6 s, while the spheres land
-// and pile up (the full 2 s run is a benchmark, not a CI test).
+// The 200-sphere bin: the first 0.6 s, while the spheres land and pile up (the full 2 s run is
+// a benchmark, not a CI test). Under the velocity-level LCP its ~3 600 rows go to the
+// contact-block Gauss–Seidel (`pgs`), as dense Lemke cannot take them.
 class ExamplesBin : public ::testing::TestWithParam<sim::FormulationKind> {};
 
 TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
-  const ExampleRun run = RunExample("bin", GetParam(), 0.6);
+  const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/bin.yaml";
+  Expected<sim::Scene> scene = io::ReadSceneFile(path);
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  ExampleRun run{scene.value(), {}, {}};
+  run.scene.settings.formulation = GetParam();
+  run.scene.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+  run.scene.duration = 0.6;
+  run.summary = sim::Simulate(run.scene, &run.recording);
   ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
   // SAP always has a solution and Newton must find it; NSGS at 1e-3 may stop short on a few.
   if (GetParam() == sim::FormulationKind::kSap) {
@@ -300,7 +346,8 @@ TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
 // The 200-sphere bin under the cone formulation (NSGS at the scene's loose tolerance) and SAP
 // (whose every step must converge).
 INSTANTIATE_TEST_SUITE_P(Formulations, ExamplesBin,
-                         ::testing::Values(sim::FormulationKind::kCone, sim::FormulationKind::kSap),
+                         ::testing::Values(sim::FormulationKind::kVelocityLcp,
+                                           sim::FormulationKind::kCone, sim::FormulationKind::kSap),
                          testing_support::FormulationTestName);
 
 INSTANTIATE_TEST_SUITE_P(Formulations, Examples,

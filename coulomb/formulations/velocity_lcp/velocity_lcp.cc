@@ -6,13 +6,14 @@
 #include <numbers>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/formulations/velocity_lcp/block_gauss_seidel.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
 namespace coulomb {
 
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params,
-                                 const Eigen::VectorXd& /*warm_start*/) {
+                                 const Eigen::VectorXd& warm_start) {
   const Stopwatch clock;
   ContactSolution out;
   const int nc = problem.num_contacts();
@@ -28,6 +29,18 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
     return out;
   }
   const LocalContactProblem local = MakeLocalContactProblem(problem, params.position_correction);
+  if (params.solver == LcpSolverKind::kProjectedGaussSeidel) {
+    BlockGaussSeidelResult r = SolveStewartTrinkleBlockGaussSeidel(
+        local, problem.mu, params.directions, params.settings.pgs, warm_start);
+    out.status = r.status;
+    out.message = r.message;
+    out.iterations = r.sweeps;
+    out.residual = r.residual;
+    out.impulses = std::move(r.impulses);
+    out.v_next = problem.v_star + local.MinvJt * out.impulses;
+    out.seconds = clock.Seconds();
+    return out;
+  }
   const LcpProblem lcp =
       MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
   const LcpResult r = SolveLcp(lcp, params.solver, params.settings);
@@ -40,12 +53,7 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
   if (r.z.size() == lcp.size()) {
     const int d = params.directions;
     for (int k = 0; k < nc; ++k) {
-      out.impulses[3 * k] = r.z[k];
-      for (int j = 0; j < d; ++j) {
-        const double angle = 2.0 * std::numbers::pi * j / d;
-        out.impulses[3 * k + 1] += std::cos(angle) * r.z[nc + k * d + j];
-        out.impulses[3 * k + 2] += std::sin(angle) * r.z[nc + k * d + j];
-      }
+      out.impulses.segment<3>(3 * k) = PyramidImpulse(r.z[k], r.z.data() + nc + k * d, d);
     }
   }
   out.v_next = problem.v_star + local.MinvJt * out.impulses;

@@ -6,6 +6,8 @@
 // the normal row uses the position-level form n·v⁺ + κ φ / h ≥ 0 (κ = position_correction;
 // κ = 1 is Stewart–Trinkle's, which makes φ at the end of the step nonnegative to first order
 // and lets contacts within the margin close exactly). Lemke processes it for every μ ≥ 0.
+// `solver = pgs` runs the contact-block Gauss–Seidel of block_gauss_seidel.h instead (large
+// piles; to `settings.pgs.acceptance_tolerance`, warm-started from `warm_start`).
 
 #include <Eigen/Dense>
 
@@ -15,15 +17,25 @@
 
 namespace coulomb {
 
+// The block Gauss–Seidel's defaults: a relative natural residual of 1e-6 within 1 000 sweeps
+// (an iterative method; Lemke's exact certificate stays the default solver's).
+inline LcpSolverSettings DefaultVelocityLcpSettings() {
+  LcpSolverSettings s;
+  s.pgs.acceptance_tolerance = 1e-6;
+  s.pgs.max_sweeps = 1000;
+  s.pgs.check_every = 5;
+  return s;
+}
+
 struct VelocityLcpParams {
   int directions = 4;                // friction directions per contact, ≥ 3
   double position_correction = 1.0;  // κ in [0, 1]
   LcpSolverKind solver = LcpSolverKind::kLemke;
-  LcpSolverSettings settings;
+  LcpSolverSettings settings = DefaultVelocityLcpSettings();
 };
 
-// `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is unused by Lemke but
-// kept so every formulation has the same signature.
+// `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is used by the block
+// Gauss–Seidel solver only.
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params = {},
                                  const Eigen::VectorXd& warm_start = {});
