@@ -1,5 +1,6 @@
 #include "coulomb/geometry/convex_pair.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <variant>
@@ -115,47 +116,39 @@ SupportFunction TrianglePrism(const std::array<Eigen::Vector3d, 3>& v, const Eig
   };
 }
 
+// The triangle edges a region touches: none inside the face, one on an edge, two at a corner
+// (edge k joins corners k and k + 1).
+std::vector<int> RegionEdges(TriangleRegion region) {
+  switch (region) {
+    case TriangleRegion::kFace:
+      return {};
+    case TriangleRegion::kEdge01:
+      return {0};
+    case TriangleRegion::kEdge12:
+      return {1};
+    case TriangleRegion::kEdge20:
+      return {2};
+    case TriangleRegion::kVertex0:
+      return {0, 2};
+    case TriangleRegion::kVertex1:
+      return {0, 1};
+    case TriangleRegion::kVertex2:
+      return {1, 2};
+  }
+  return {};
+}
+
 // Whether the nearest feature of the triangle may push along a normal other than its face's:
 // only convex edges (and corners on one) can.
 bool MayUseEdgeNormal(TriangleRegion region, const std::array<bool, 3>& convex) {
-  switch (region) {
-    case TriangleRegion::kFace:
-      return false;
-    case TriangleRegion::kEdge01:
-      return convex[0];
-    case TriangleRegion::kEdge12:
-      return convex[1];
-    case TriangleRegion::kEdge20:
-      return convex[2];
-    case TriangleRegion::kVertex0:
-      return convex[0] || convex[2];
-    case TriangleRegion::kVertex1:
-      return convex[0] || convex[1];
-    case TriangleRegion::kVertex2:
-      return convex[1] || convex[2];
-  }
-  return false;
+  const std::vector<int> edges = RegionEdges(region);
+  return std::any_of(edges.begin(), edges.end(), [&](int e) { return convex[e]; });
 }
 
 // Whether a point of the triangle's plane lies on the triangle or beyond flat seams only.
 bool WithinFlatRegion(TriangleRegion region, const std::array<bool, 3>& flat) {
-  switch (region) {
-    case TriangleRegion::kFace:
-      return true;
-    case TriangleRegion::kEdge01:
-      return flat[0];
-    case TriangleRegion::kEdge12:
-      return flat[1];
-    case TriangleRegion::kEdge20:
-      return flat[2];
-    case TriangleRegion::kVertex0:
-      return flat[0] && flat[2];
-    case TriangleRegion::kVertex1:
-      return flat[0] && flat[1];
-    case TriangleRegion::kVertex2:
-      return flat[1] && flat[2];
-  }
-  return false;
+  const std::vector<int> edges = RegionEdges(region);
+  return std::all_of(edges.begin(), edges.end(), [&](int e) { return flat[e]; });
 }
 
 // Inside a triangle or at a flat or concave edge the contact pushes along the triangle's normal,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 
 #include "coulomb/geometry/point_query.h"
@@ -21,14 +22,17 @@ struct ExampleRun {
   sim::RunSummary summary;
 };
 
+// `adjust`, when given, changes the scene's settings before the run (a solver, a tolerance).
 ExampleRun RunExample(const std::string& name, sim::FormulationKind formulation,
-                      double duration = -1) {
+                      double duration = -1,
+                      const std::function<void(sim::Scene&)>& adjust = nullptr) {
   const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   EXPECT_TRUE(scene.ok()) << scene.error().ToString();
   ExampleRun run{scene.value(), {}, {}};
   run.scene.settings.formulation = formulation;
   if (duration >= 0) run.scene.duration = duration;
+  if (adjust) adjust(run.scene);
   run.summary = sim::Simulate(run.scene, &run.recording);
   ::testing::Test::RecordProperty("mean_step_us", std::to_string(run.summary.mean_step_us));
   ::testing::Test::RecordProperty("mean_iterations", std::to_string(run.summary.mean_iterations));
@@ -39,6 +43,16 @@ ExampleRun RunExample(const std::string& name, sim::FormulationKind formulation,
 Eigen::Vector3d Position(const ExampleRun& run, const std::string& body, const sim::Frame& f) {
   const int b = run.scene.model.FindBody(body);
   return f.q.segment<3>(run.scene.model.bodies[b].q_index);
+}
+
+// Every body's origin moved less than `tolerance` (m) from the first frame to the last.
+void ExpectBodiesStayPut(const ExampleRun& run, double tolerance) {
+  const sim::Frame& first = run.recording.frames.front();
+  const sim::Frame& last = run.recording.frames.back();
+  for (const multibody::Body& b : run.scene.model.bodies) {
+    const Eigen::Vector3d moved = last.q.segment<3>(b.q_index) - first.q.segment<3>(b.q_index);
+    EXPECT_LT(moved.norm(), tolerance) << b.name;
+  }
 }
 
 class Examples : public ::testing::TestWithParam<sim::FormulationKind> {};
@@ -79,16 +93,10 @@ TEST_P(Examples, InclineSlidesAsCoulombPredicts) {
 // the sweep limit must say so, and the stack must still stand.
 TEST(VelocityLcpBlockGaussSeidel, InclineSlidesAndStackStands) {
   const auto run = [](const std::string& name, double duration, double tolerance) {
-    Expected<sim::Scene> scene =
-        io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
-    EXPECT_TRUE(scene.ok()) << scene.error().ToString();
-    ExampleRun r{scene.value(), {}, {}};
-    r.scene.settings.formulation = sim::FormulationKind::kVelocityLcp;
-    r.scene.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
-    r.scene.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
-    if (duration > 0) r.scene.duration = duration;
-    r.summary = sim::Simulate(r.scene, &r.recording);
-    return r;
+    return RunExample(name, sim::FormulationKind::kVelocityLcp, duration, [&](sim::Scene& s) {
+      s.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+      s.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
+    });
   };
   const ExampleRun incline = run("incline", -1, 1e-9);
   EXPECT_EQ(incline.summary.failed_steps, 0) << incline.summary.first_failure;
@@ -102,12 +110,7 @@ TEST(VelocityLcpBlockGaussSeidel, InclineSlidesAndStackStands) {
     EXPECT_NE(stack.summary.first_failure.find("sweep limit"), std::string::npos)
         << stack.summary.first_failure;
   }
-  const sim::Frame& first = stack.recording.frames.front();
-  const sim::Frame& last = stack.recording.frames.back();
-  for (const multibody::Body& b : stack.scene.model.bodies) {
-    const Eigen::Vector3d drift = last.q.segment<3>(b.q_index) - first.q.segment<3>(b.q_index);
-    EXPECT_LT(drift.norm(), 1e-3) << b.name;
-  }
+  ExpectBodiesStayPut(stack, 1e-3);
 }
 
 // The same incline made of meshes: a convex-hull cube on a triangle-mesh slope whose face is
@@ -152,12 +155,7 @@ TEST_P(Examples, TenBoxStackStandsTenSeconds) {
 TEST_P(Examples, PyramidStands) {
   const ExampleRun run = RunExample("pyramid", GetParam(), 0.4);
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
-  const sim::Frame& first = run.recording.frames.front();
-  const sim::Frame& last = run.recording.frames.back();
-  for (const multibody::Body& b : run.scene.model.bodies) {
-    const Eigen::Vector3d moved = last.q.segment<3>(b.q_index) - first.q.segment<3>(b.q_index);
-    EXPECT_LT(moved.norm(), 1e-3) << b.name;
-  }
+  ExpectBodiesStayPut(run, 1e-3);
 }
 
 // Convex meshes tumbling down a triangle-mesh hill: nothing sinks more than one step of the
@@ -289,14 +287,9 @@ TEST(TrinkleStepper, InclineRollingBallAndRod) {
 class ExamplesBin : public ::testing::TestWithParam<sim::FormulationKind> {};
 
 TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
-  const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/bin.yaml";
-  Expected<sim::Scene> scene = io::ReadSceneFile(path);
-  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  ExampleRun run{scene.value(), {}, {}};
-  run.scene.settings.formulation = GetParam();
-  run.scene.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
-  run.scene.duration = 0.6;
-  run.summary = sim::Simulate(run.scene, &run.recording);
+  const ExampleRun run = RunExample("bin", GetParam(), 0.6, [](sim::Scene& s) {
+    s.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+  });
   ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
   // SAP always has a solution and Newton must find it; NSGS at 1e-3 may stop short on a few.
   if (GetParam() == sim::FormulationKind::kSap) {
