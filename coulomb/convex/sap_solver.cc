@@ -160,8 +160,8 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
       break;
     }
     const Stopwatch factor_clock;
-    const bool factored = factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver,
-                                        params.ordering);
+    const bool factored =
+        factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver, params.ordering);
     out.factor_seconds += factor_clock.Seconds();
     if (!factored) {
       out.status = SapStatus::kNotPositiveDefinite;

@@ -27,16 +27,17 @@ int Attribute(const std::string& dom, const std::string& name) {
   return std::regex_search(dom, match, pattern) ? std::stoi(match[1]) : -1;
 }
 
-TEST(ReplayViewer, RendersInHeadlessChromium) {
+// Runs `name` for 0.5 s with an HTML replay and loads it: it must render, hold `frames` frames
+// (the initial state and one per step) and raise no console error.
+void ExpectRenders(const std::string& name, int frames) {
   const std::string chromium = "/usr/bin/chromium";
   ASSERT_TRUE(std::filesystem::exists(chromium))
       << "install Debian's chromium (scripts/install-deps.sh)";
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_viewer_test";
+  const auto dir = std::filesystem::temp_directory_path() / ("coulomb_viewer_test_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string html = (dir / "incline.html").string();
-  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/incline.yaml";
-  // 0.5 s at 1 ms with a frame every step: 501 frames (the initial state and 500 steps).
+  const std::string html = (dir / (name + ".html")).string();
+  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
   const std::string run = std::string(COULOMB_CLI) + " run " + scene +
                           " --duration 0.5 --quiet --html " + html + " > /dev/null";
   ASSERT_EQ(std::system(run.c_str()), 0);
@@ -49,9 +50,18 @@ TEST(ReplayViewer, RendersInHeadlessChromium) {
   ASSERT_NE(dom.find("coulomb-status"), std::string::npos) << dom.substr(0, 500);
   EXPECT_EQ(Attribute(dom, "data-ready"), 1);
   EXPECT_EQ(Attribute(dom, "data-errors"), 0);
-  EXPECT_EQ(Attribute(dom, "data-frames"), 501);
+  EXPECT_EQ(Attribute(dom, "data-frames"), frames);
   EXPECT_GT(Attribute(dom, "data-nonbackground"), 800 * 600 / 20);  // the scene fills the view
   std::filesystem::remove_all(dir);
+}
+
+TEST(ReplayViewer, RendersInHeadlessChromium) {
+  ExpectRenders("incline", 501);  // 1 ms steps
+}
+
+// Convex meshes and a triangle mesh travel as vertex and index arrays and are drawn as such.
+TEST(ReplayViewer, RendersMeshes) {
+  ExpectRenders("mesh_terrain", 251);  // 2 ms steps
 }
 
 }  // namespace

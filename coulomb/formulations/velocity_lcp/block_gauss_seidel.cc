@@ -34,9 +34,11 @@ Eigen::Vector3d PyramidImpulse(double normal, const double* beta, int directions
   return r;
 }
 
-BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(
-    const LocalContactProblem& local, const Eigen::VectorXd& mu, int directions,
-    const ProjectedGaussSeidelParams& params, const Eigen::VectorXd& warm_start) {
+BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(const LocalContactProblem& local,
+                                                           const Eigen::VectorXd& mu,
+                                                           int directions,
+                                                           const ProjectedGaussSeidelParams& params,
+                                                           const Eigen::VectorXd& warm_start) {
   const int nc = static_cast<int>(mu.size()), d = directions;
   BlockGaussSeidelResult out;
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
@@ -50,8 +52,8 @@ BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
     for (int k = 0; k < nc; ++k) {
       const Eigen::Vector3d rk = out.impulses.segment<3>(3 * k);
-      const LcpProblem lcp = ContactLcp(diagonal[k], u.segment<3>(3 * k) - diagonal[k] * rk,
-                                        mu[k], d);
+      const LcpProblem lcp =
+          ContactLcp(diagonal[k], u.segment<3>(3 * k) - diagonal[k] * rk, mu[k], d);
       const LcpResult solved = SolveLemke(lcp);
       if (solved.z.size() != d + 2 || !solved.z.allFinite()) continue;  // keep the last answer
       z[k] = solved.z;
@@ -69,10 +71,10 @@ BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(
     double worst = 0;
     for (int k = 0; k < nc; ++k) {
       const Eigen::Vector3d rk = out.impulses.segment<3>(3 * k);
-      worst = std::max(worst, NaturalResidual(ContactLcp(diagonal[k],
-                                                         u.segment<3>(3 * k) - diagonal[k] * rk,
-                                                         mu[k], d),
-                                              z[k]));
+      worst = std::max(
+          worst,
+          NaturalResidual(ContactLcp(diagonal[k], u.segment<3>(3 * k) - diagonal[k] * rk, mu[k], d),
+                          z[k]));
     }
     out.residual = worst / scale;
     if (!std::isfinite(out.residual)) {
@@ -85,9 +87,10 @@ BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(
       return out;
     }
   }
-  out.message = fmt::format("sweep limit {} reached with relative residual {:.3g} > {:.3g}; raise "
-                            "max_sweeps or the tolerance",
-                            params.max_sweeps, out.residual, params.acceptance_tolerance);
+  out.message = fmt::format(
+      "sweep limit {} reached with relative residual {:.3g} > {:.3g}; raise "
+      "max_sweeps or the tolerance",
+      params.max_sweeps, out.residual, params.acceptance_tolerance);
   return out;
 }
 

@@ -30,9 +30,11 @@ struct BlockGaussSeidelResult {
 
 // `params.max_sweeps`, `check_every` and `acceptance_tolerance` (the relative residual) apply;
 // `warm_start` (3 n_c impulses, e.g. the previous step's) is used when its size matches.
-BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(
-    const LocalContactProblem& local, const Eigen::VectorXd& mu, int directions,
-    const ProjectedGaussSeidelParams& params, const Eigen::VectorXd& warm_start);
+BlockGaussSeidelResult SolveStewartTrinkleBlockGaussSeidel(const LocalContactProblem& local,
+                                                           const Eigen::VectorXd& mu,
+                                                           int directions,
+                                                           const ProjectedGaussSeidelParams& params,
+                                                           const Eigen::VectorXd& warm_start);
 
 // (p_n, β₁…β_d, λ) of one contact's pyramid → its (n, t, o) impulse.
 Eigen::Vector3d PyramidImpulse(double normal, const double* beta, int directions);
