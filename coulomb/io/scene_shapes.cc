@@ -13,7 +13,7 @@ namespace {
 Eigen::Vector3d ReadScale(const Field& f) {
   if (!f.Has("scale")) return Eigen::Vector3d::Ones();
   const Field s = f["scale"];
-  const Eigen::Vector3d scale =
+  Eigen::Vector3d scale =
       s.node.IsSequence() ? s.Vector3() : Eigen::Vector3d::Constant(s.Double());
   if (!(scale.minCoeff() > 0)) s.Fail("every scale factor must be positive");
   return scale;
