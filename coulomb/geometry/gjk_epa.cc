@@ -30,6 +30,43 @@ struct Closest {
   int mask = 0;
 };
 
+// Weights λ (Σ λ = 1) of the origin's projection onto the affine hull of k points, in closed
+// form (Cramer's rule on the k − 1 edge vectors). False when the points are affinely dependent.
+bool AffineWeights(const std::array<const Eigen::Vector3d*, 4>& p, int k,
+                   std::array<double, 4>& lambda) {
+  const Eigen::Vector3d& p0 = *p[0];
+  lambda = {1, 0, 0, 0};
+  if (k == 1) return true;
+  const Eigen::Vector3d e1 = *p[1] - p0;
+  if (k == 2) {
+    const double g = e1.squaredNorm();
+    if (!(g > 0)) return false;
+    lambda[1] = -e1.dot(p0) / g;
+    lambda[0] = 1 - lambda[1];
+    return true;
+  }
+  const Eigen::Vector3d e2 = *p[2] - p0;
+  if (k == 3) {
+    const double g11 = e1.squaredNorm(), g12 = e1.dot(e2), g22 = e2.squaredNorm();
+    const double det = g11 * g22 - g12 * g12;
+    if (!(det > 1e-20 * g11 * g22)) return false;
+    const double r1 = -e1.dot(p0), r2 = -e2.dot(p0);
+    lambda[1] = (g22 * r1 - g12 * r2) / det;
+    lambda[2] = (g11 * r2 - g12 * r1) / det;
+    lambda[0] = 1 - lambda[1] - lambda[2];
+    return true;
+  }
+  const Eigen::Vector3d e3 = *p[3] - p0;
+  const double det = e1.dot(e2.cross(e3));
+  if (!(std::abs(det) > 1e-10 * e1.norm() * e2.norm() * e3.norm())) return false;
+  const Eigen::Vector3d r = -p0;
+  lambda[1] = r.dot(e2.cross(e3)) / det;
+  lambda[2] = e1.dot(r.cross(e3)) / det;
+  lambda[3] = e1.dot(e2.cross(r)) / det;
+  lambda[0] = 1 - lambda[1] - lambda[2] - lambda[3];
+  return true;
+}
+
 // The point of the simplex's hull closest to the origin. It lies in the relative interior of one
 // face, where it is the affine projection of the origin with non-negative weights, so the valid
 // projection of least norm over the (at most 15) faces is the answer. Brute force, but exact
@@ -39,34 +76,19 @@ Closest ClosestToOrigin(const std::array<Vertex, 4>& s, int n) {
   double best_norm = std::numeric_limits<double>::infinity();
   for (int mask = 1; mask < (1 << n); ++mask) {
     std::array<int, 4> idx{};
+    std::array<const Eigen::Vector3d*, 4> points{};
     int k = 0;
     for (int i = 0; i < n; ++i) {
-      if (mask & (1 << i)) idx[k++] = i;
-    }
-    const Eigen::Vector3d& p0 = s[idx[0]].w;
-    std::array<double, 4> lambda{};
-    lambda[0] = 1;
-    if (k > 1) {
-      // Fixed maximum sizes: no heap allocation inside the narrow phase's inner loop.
-      using Edges = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 3>;
-      using Gram = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
-      Edges E(3, k - 1);
-      for (int j = 1; j < k; ++j) E.col(j - 1) = s[idx[j]].w - p0;
-      const Gram G = E.transpose() * E;
-      const double scale = G.diagonal().prod();
-      if (!(std::abs(G.determinant()) > 1e-20 * scale) || scale <= 0) continue;  // degenerate
-      const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> mu =
-          G.ldlt().solve(-E.transpose() * p0);
-      double sum = 0;
-      bool valid = true;
-      for (int j = 1; j < k; ++j) {
-        lambda[j] = mu[j - 1];
-        sum += mu[j - 1];
-        valid = valid && mu[j - 1] >= 0;
+      if (mask & (1 << i)) {
+        idx[k] = i;
+        points[k++] = &s[i].w;
       }
-      lambda[0] = 1 - sum;
-      if (!valid || lambda[0] < 0) continue;
     }
+    std::array<double, 4> lambda{};
+    if (!AffineWeights(points, k, lambda)) continue;  // degenerate face
+    bool valid = true;
+    for (int j = 0; j < k; ++j) valid = valid && lambda[j] >= 0;
+    if (!valid) continue;
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
     for (int j = 0; j < k; ++j) point += lambda[j] * s[idx[j]].w;
     if (point.norm() < best_norm) {
