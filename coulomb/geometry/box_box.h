@@ -5,8 +5,9 @@
 
 #include <vector>
 
+#include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/face_manifold.h"
-#include "coulomb/geometry/narrow_phase.h"
+#include "coulomb/geometry/shape.h"
 
 namespace coulomb::geometry {
 

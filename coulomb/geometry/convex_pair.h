@@ -11,7 +11,8 @@
 
 #include <vector>
 
-#include "coulomb/geometry/narrow_phase.h"
+#include "coulomb/geometry/contact_point.h"
+#include "coulomb/geometry/shape.h"
 #include "coulomb/geometry/triangle_mesh.h"
 
 namespace coulomb::geometry {

@@ -8,7 +8,8 @@
 #include <array>
 #include <vector>
 
-#include "coulomb/geometry/narrow_phase.h"
+#include "coulomb/geometry/contact_point.h"
+#include "coulomb/geometry/shape.h"
 
 namespace coulomb::geometry {
 

@@ -6,26 +6,12 @@
 // signed distance along n (negative: penetration); the point is midway between the two witness
 // points. Points are reported when φ ≤ margin.
 
-#include <Eigen/Dense>
 #include <vector>
 
+#include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/shape.h"
-#include "coulomb/multibody/spatial.h"
 
 namespace coulomb::geometry {
-
-using multibody::Transform;
-
-struct ContactPoint {
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();      // world, midway between the witnesses
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();    // world, from B into A
-  double phi = 0;                                       // signed distance, m
-  Eigen::Vector3d witness_a = Eigen::Vector3d::Zero();  // on A's surface
-  Eigen::Vector3d witness_b = Eigen::Vector3d::Zero();  // on B's surface
-  // Which feature of the pair produced the point (a box corner, a capsule end, …), stable while
-  // the configuration changes little: with the geometry pair it identifies a contact across steps.
-  int feature = 0;
-};
 
 // Appends the contacts of (A, B) with φ ≤ margin to `out`; returns how many. Analytic routines
 // where they exist, else the general convex routine (convex_pair.h). Pairs no routine handles
