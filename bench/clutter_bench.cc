@@ -16,6 +16,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -155,6 +156,58 @@ double LogLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
   return sxx > 0 ? sxy / sxx : NAN;
 }
 
+// The runs' settings from the command-line names; empty (with a message) on a bad name.
+std::optional<sim::StepSettings> MakeSettings(const std::string& cholesky_name,
+                                              const std::string& ordering_name,
+                                              const std::string& lcp_solver, double beta) {
+  const auto cholesky = convex::ParseSparseCholesky(cholesky_name);
+  const auto ordering = convex::ParseFillOrdering(ordering_name);
+  const auto lcp = ParseLcpSolverKind(lcp_solver);
+  if (!cholesky || !ordering || !lcp) {
+    fmt::print(stderr, "unknown --linear-solver '{}', --ordering '{}' or --lcp-solver '{}'\n",
+               cholesky_name, ordering_name, lcp_solver);
+    return std::nullopt;
+  }
+  sim::StepSettings settings;
+  settings.sap.solver.linear_solver = *cholesky;
+  settings.sap.solver.ordering = *ordering;
+  settings.sap.regularization.beta = beta;
+  settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
+  settings.cone.settings.tolerance = 1e-4;
+  settings.cone.settings.nsgs.max_sweeps = 300;
+  settings.velocity_lcp.solver = *lcp;
+  return settings;
+}
+
+// SAP's cost exponent on stdout and, with a path, every row as JSON.
+void Report(const std::vector<Row>& rows, const std::string& json_path) {
+  nlohmann::json out = nlohmann::json::array();
+  std::vector<double> contacts, cost;
+  for (const Row& r : rows) {
+    out.push_back({{"bodies", r.bodies},
+                   {"formulation", r.formulation},
+                   {"steps", r.steps},
+                   {"failed_steps", r.failed},
+                   {"mean_step_us", r.mean_us},
+                   {"settled_step_us", r.settled_us},
+                   {"settled_iterations", r.settled_iterations},
+                   {"settled_contacts", r.settled_contacts},
+                   {"factor_share", r.factor_share},
+                   {"max_penetration", r.max_penetration},
+                   {"mean_iterations", r.iterations},
+                   {"mean_contacts", r.contacts}});
+    if (r.formulation == "sap") {
+      contacts.push_back(r.settled_contacts);
+      cost.push_back(r.settled_us);
+    }
+  }
+  if (contacts.size() >= 2) {
+    fmt::print("\nSAP settled cost ∝ contacts^{:.2f} (least squares over {} sizes)\n",
+               LogLogSlope(contacts, cost), contacts.size());
+  }
+  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,29 +236,9 @@ int main(int argc, char** argv) {
                  "SAP's CHOLMOD mode: auto|supernodal|simplicial");
   CLI11_PARSE(app, argc, argv);
 
-  const auto cholesky = convex::ParseSparseCholesky(cholesky_name);
-  if (!cholesky) {
-    fmt::print(stderr, "unknown --linear-solver '{}'\n", cholesky_name);
-    return 2;
-  }
-  const auto ordering = convex::ParseFillOrdering(ordering_name);
-  if (!ordering) {
-    fmt::print(stderr, "unknown --ordering '{}'\n", ordering_name);
-    return 2;
-  }
-  sim::StepSettings settings;
-  settings.sap.solver.linear_solver = *cholesky;
-  settings.sap.solver.ordering = *ordering;
-  settings.sap.regularization.beta = beta;
-  settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
-  settings.cone.settings.tolerance = 1e-4;
-  settings.cone.settings.nsgs.max_sweeps = 300;
-  if (const auto kind = ParseLcpSolverKind(lcp_solver)) {
-    settings.velocity_lcp.solver = *kind;
-  } else {
-    fmt::print(stderr, "unknown --lcp-solver '{}'\n", lcp_solver);
-    return 2;
-  }
+  const std::optional<sim::StepSettings> settings =
+      MakeSettings(cholesky_name, ordering_name, lcp_solver, beta);
+  if (!settings) return 2;
   std::vector<Row> rows;
   PrintHeader();
   for (const int n : sizes) {
@@ -219,34 +252,10 @@ int main(int argc, char** argv) {
           (*kind == sim::FormulationKind::kCone && n > max_cone)) {
         continue;
       }
-      rows.push_back(Run(n, *kind, dt, duration, settings));
+      rows.push_back(Run(n, *kind, dt, duration, *settings));
       PrintRow(rows.back());  // as soon as it is done: a 2 000-body run takes long
     }
   }
-  nlohmann::json out = nlohmann::json::array();
-  std::vector<double> contacts, cost;
-  for (const Row& r : rows) {
-    out.push_back({{"bodies", r.bodies},
-                   {"formulation", r.formulation},
-                   {"steps", r.steps},
-                   {"failed_steps", r.failed},
-                   {"mean_step_us", r.mean_us},
-                   {"settled_step_us", r.settled_us},
-                   {"settled_iterations", r.settled_iterations},
-                   {"settled_contacts", r.settled_contacts},
-                   {"factor_share", r.factor_share},
-                   {"max_penetration", r.max_penetration},
-                   {"mean_iterations", r.iterations},
-                   {"mean_contacts", r.contacts}});
-    if (r.formulation == "sap") {
-      contacts.push_back(r.settled_contacts);
-      cost.push_back(r.settled_us);
-    }
-  }
-  if (contacts.size() >= 2) {
-    fmt::print("\nSAP settled cost ∝ contacts^{:.2f} (least squares over {} sizes)\n",
-               LogLogSlope(contacts, cost), contacts.size());
-  }
-  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  Report(rows, json_path);
   return 0;
 }

@@ -109,7 +109,9 @@ PointQuery QueryTriangleMesh(const TriangleMeshData& m, const Eigen::Vector3d& p
   for (int pass = 0; pass < 64 && near.empty(); ++pass, reach *= 2) {
     TrianglesNear(m, Eigen::AlignedBox3d(p.array() - reach, p.array() + reach), near);
   }
-  for (int refine = 0; refine < 2; ++refine) {
+  // Nearest among the first candidates, then among all triangles within that distance (anything
+  // nearer lies within `best` of p in every axis).
+  const auto nearest = [&] {
     for (const int t : near) {
       const auto& tri = m.triangles[t];
       const Eigen::Vector3d x =
@@ -120,9 +122,11 @@ PointQuery QueryTriangleMesh(const TriangleMeshData& m, const Eigen::Vector3d& p
         closest = x;
       }
     }
-    near.clear();  // anything nearer lies within `best` of p in every axis
-    TrianglesNear(m, Eigen::AlignedBox3d(p.array() - best, p.array() + best), near);
-  }
+  };
+  nearest();
+  near.clear();
+  TrianglesNear(m, Eigen::AlignedBox3d(p.array() - best, p.array() + best), near);
+  nearest();
   PointQuery q;
   const double side = m.normals[best_t].dot(p - closest) >= 0 ? 1.0 : -1.0;
   q.phi = side * best;
