@@ -81,7 +81,8 @@ struct Row {
   double mean_us = 0, settled_us = 0;  // all steps; the last third
   double iterations = 0, settled_iterations = 0;
   double contacts = 0, settled_contacts = 0;
-  double factor_share = 0;  // of solve time, SAP only
+  double factor_share = 0;            // of solve time, SAP only
+  double settled_factorizations = 0;  // SAP only: fewer than iterations when factors are reused
   double max_penetration = 0;
 };
 
@@ -116,6 +117,7 @@ Row Run(int bodies, sim::FormulationKind formulation, double dt, double duration
       const double n = row.steps - settled_from;
       row.settled_us += us / n;
       row.settled_iterations += r.iterations / n;
+      row.settled_factorizations += r.factorizations / n;
       row.settled_contacts += r.num_contacts() / n;
     }
     if (step % 50 == 0) {
@@ -130,14 +132,16 @@ Row Run(int bodies, sim::FormulationKind formulation, double dt, double duration
 void PrintHeader() {
   fmt::print(
       "| bodies | formulation | steps | failed | µs/step (all) | µs/step (settled) | "
-      "iterations/step (settled) | contacts (settled) | factorization share | max "
-      "penetration (m) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+      "iterations/step (settled) | factorizations/step (settled) | contacts (settled) | "
+      "factorization share | max penetration (m) "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void PrintRow(const Row& r) {
-  fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} |\n",
-             r.bodies, r.formulation, r.steps, r.failed, r.mean_us, r.settled_us,
-             r.settled_iterations, r.settled_contacts, 100 * r.factor_share, r.max_penetration);
+  fmt::print(
+      "| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} |\n",
+      r.bodies, r.formulation, r.steps, r.failed, r.mean_us, r.settled_us, r.settled_iterations,
+      r.settled_factorizations, r.settled_contacts, 100 * r.factor_share, r.max_penetration);
   std::fflush(stdout);
 }
 
@@ -156,22 +160,29 @@ double LogLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
   return sxx > 0 ? sxy / sxx : NAN;
 }
 
+// The solver options of the command line.
+struct Options {
+  std::string cholesky = std::string(convex::ToString(convex::SapSolverParams{}.linear_solver));
+  std::string ordering = "amd", lcp_solver = "lemke";
+  double beta = sim::StepSettings{}.sap.regularization.beta;
+  convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
+};
+
 // The runs' settings from the command-line names; empty (with a message) on a bad name.
-std::optional<sim::StepSettings> MakeSettings(const std::string& cholesky_name,
-                                              const std::string& ordering_name,
-                                              const std::string& lcp_solver, double beta) {
-  const auto cholesky = convex::ParseSparseCholesky(cholesky_name);
-  const auto ordering = convex::ParseFillOrdering(ordering_name);
-  const auto lcp = ParseLcpSolverKind(lcp_solver);
+std::optional<sim::StepSettings> MakeSettings(const Options& options) {
+  const auto cholesky = convex::ParseSparseCholesky(options.cholesky);
+  const auto ordering = convex::ParseFillOrdering(options.ordering);
+  const auto lcp = ParseLcpSolverKind(options.lcp_solver);
   if (!cholesky || !ordering || !lcp) {
     fmt::print(stderr, "unknown --linear-solver '{}', --ordering '{}' or --lcp-solver '{}'\n",
-               cholesky_name, ordering_name, lcp_solver);
+               options.cholesky, options.ordering, options.lcp_solver);
     return std::nullopt;
   }
   sim::StepSettings settings;
   settings.sap.solver.linear_solver = *cholesky;
   settings.sap.solver.ordering = *ordering;
-  settings.sap.regularization.beta = beta;
+  settings.sap.solver.lagged = options.lagged;
+  settings.sap.regularization.beta = options.beta;
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
   settings.cone.settings.tolerance = 1e-4;
   settings.cone.settings.nsgs.max_sweeps = 300;
@@ -193,6 +204,7 @@ void Report(const std::vector<Row>& rows, const std::string& json_path) {
                    {"settled_iterations", r.settled_iterations},
                    {"settled_contacts", r.settled_contacts},
                    {"factor_share", r.factor_share},
+                   {"settled_factorizations", r.settled_factorizations},
                    {"max_penetration", r.max_penetration},
                    {"mean_iterations", r.iterations},
                    {"mean_contacts", r.contacts}});
@@ -217,27 +229,29 @@ int main(int argc, char** argv) {
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
   int max_lcp = 100, max_cone = 500;
-  std::string json_path, lcp_solver = "lemke";
-  std::string cholesky_name(convex::ToString(convex::SapSolverParams{}.linear_solver));
-  double beta = sim::StepSettings{}.sap.regularization.beta;
+  std::string json_path;
+  Options options;
   app.add_option("--bodies", sizes, "scene sizes")->delimiter(',');
   app.add_option("--formulations", formulations, "formulations to run")->delimiter(',');
   app.add_option("--duration", duration, "simulated time per run, s");
   app.add_option("--dt", dt, "time step, s");
   app.add_option("--max-bodies-lcp", max_lcp, "largest scene run under velocity-lcp");
   app.add_option("--max-bodies-cone", max_cone, "largest scene run under cone");
-  app.add_option("--lcp-solver", lcp_solver,
+  app.add_option("--lcp-solver", options.lcp_solver,
                  "velocity-lcp's solver: lemke (dense, exact) or pgs (contact-block Gauss-Seidel)");
   app.add_option("--json", json_path, "also write the rows as JSON here");
-  app.add_option("--beta", beta, "SAP's near-rigid threshold for contacts");
-  std::string ordering_name = "amd";
-  app.add_option("--ordering", ordering_name, "SAP's fill-reducing ordering: amd|metis");
-  app.add_option("--linear-solver", cholesky_name,
+  app.add_option("--beta", options.beta, "SAP's near-rigid threshold for contacts");
+  app.add_option("--ordering", options.ordering, "SAP's fill-reducing ordering: amd|metis");
+  app.add_option("--linear-solver", options.cholesky,
                  "SAP's CHOLMOD mode: auto|supernodal|simplicial");
+  app.add_option("--reuse-cg", options.lagged.max_cg_iterations,
+                 "SAP: CG iterations allowed on a reused factorization before refactoring (0: "
+                 "factor every Newton iteration)");
+  app.add_option("--cg-tolerance", options.lagged.cg_tolerance,
+                 "SAP: relative residual at which the reused-factor CG stops");
   CLI11_PARSE(app, argc, argv);
 
-  const std::optional<sim::StepSettings> settings =
-      MakeSettings(cholesky_name, ordering_name, lcp_solver, beta);
+  const std::optional<sim::StepSettings> settings = MakeSettings(options);
   if (!settings) return 2;
   std::vector<Row> rows;
   PrintHeader();

@@ -1,6 +1,7 @@
 #include "coulomb/convex/sap_factorization.h"
 
 #include <Eigen/CholmodSupport>
+#include <utility>
 #include <vector>
 
 namespace coulomb::convex {
@@ -16,6 +17,8 @@ struct SapFactorization::Impl {
   std::vector<int> outer, inner;  // the analysed pattern
   SparseCholesky method = SparseCholesky::kAuto;
   FillOrdering ordering = FillOrdering::kAmd;
+  std::vector<int> tag;
+  double solves_per_factorization = 0;
   bool analysed = false;
   int symbolic_analyses = 0, factorizations = 0;
 };
@@ -58,6 +61,8 @@ bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCh
     s.inner.assign(lower.innerIndexPtr(), lower.innerIndexPtr() + lower.nonZeros());
     s.analysed = true;
     ++s.symbolic_analyses;
+    const cholmod_common& common = s.cholmod.cholmod();
+    s.solves_per_factorization = common.lnz > 0 ? common.fl / (4 * common.lnz) : 0;
   }
   s.cholmod.factorize(lower);
   ++s.factorizations;
@@ -73,6 +78,17 @@ int SapFactorization::symbolic_analyses() const {
 }
 int SapFactorization::factorizations() const {
   return impl_->factorizations;
+}
+
+double SapFactorization::SolvesPerFactorization() const {
+  return impl_->solves_per_factorization;
+}
+
+const std::vector<int>& SapFactorization::tag() const {
+  return impl_->tag;
+}
+void SapFactorization::set_tag(std::vector<int> tag) {
+  impl_->tag = std::move(tag);
 }
 
 }  // namespace coulomb::convex

@@ -8,6 +8,7 @@
 
 #include <Eigen/Sparse>
 #include <memory>
+#include <vector>
 
 namespace coulomb::convex {
 
@@ -40,6 +41,14 @@ class SapFactorization {
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   int symbolic_analyses() const;  // how many times the pattern had to be analysed
   int factorizations() const;
+  // How many solves with the factor cost as much as one numeric factorization, from CHOLMOD's
+  // flop count of the analysis: flops(L) / (4 nnz(L)), a forward and a backward sweep. 0 before
+  // any analysis. Deterministic: it depends on the sparsity pattern only.
+  double SolvesPerFactorization() const;
+  // What the current factor was made for (SAP: the participating cliques), so that a later
+  // problem uses it as a preconditioner only when its unknowns mean the same.
+  const std::vector<int>& tag() const;
+  void set_tag(std::vector<int> tag);
 
  private:
   struct Impl;

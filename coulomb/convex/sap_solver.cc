@@ -7,6 +7,7 @@
 #include "coulomb/base/name_table.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/convex/sap_model.h"
+#include "coulomb/convex/sap_newton_direction.h"
 
 namespace coulomb::convex {
 namespace {
@@ -54,6 +55,16 @@ Iterate Evaluate(const SapProblem& problem, const SapModel& model, Eigen::Vector
   it.cost = 0.5 * dv.dot(momentum) + it.constraints.cost;
   it.gradient = momentum - model.J.transpose() * it.constraints.gamma;
   return it;
+}
+
+// The stopping test's two sides: ‖D^(−½) ∇ℓ‖ and abs + rel · max(‖D^(−½) A v‖, ‖D^(−½) Jᵀγ‖).
+void MeasureResidual(const SapModel& model, const Iterate& it, const SapSolverParams& params,
+                     SapResult& out) {
+  const auto D = model.inverse_sqrt_diagonal.asDiagonal();
+  const double scale = std::max((D * (model.A * it.v)).norm(),
+                                (D * (model.J.transpose() * it.constraints.gamma)).norm());
+  out.residual = (D * it.gradient).norm();
+  out.residual_bound = params.abs_tolerance + params.rel_tolerance * scale;
 }
 
 // ℓ along v + α Δv in O(nv + rows) per sample (spec §1.5): the quadratic part from Δp = A Δv
@@ -142,12 +153,7 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
   out.status = SapStatus::kIterationLimit;
   bool cost_stalled = false;
   for (;; ++out.iterations) {
-    const double scale = std::max(
-        (model.inverse_sqrt_diagonal.asDiagonal() * (model.A * it.v)).norm(),
-        (model.inverse_sqrt_diagonal.asDiagonal() * (model.J.transpose() * it.constraints.gamma))
-            .norm());
-    out.residual = (model.inverse_sqrt_diagonal.asDiagonal() * it.gradient).norm();
-    out.residual_bound = params.abs_tolerance + params.rel_tolerance * scale;
+    MeasureResidual(model, it, params, out);
     if (out.residual <= out.residual_bound || cost_stalled) {
       out.status = SapStatus::kConverged;
       break;
@@ -159,18 +165,20 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
           params.max_iterations, out.residual, out.residual_bound);
       break;
     }
-    const Stopwatch factor_clock;
-    const bool factored =
-        factor.Factor(hessian.Assemble(it.constraints.G), params.linear_solver, params.ordering);
-    out.factor_seconds += factor_clock.Seconds();
-    if (!factored) {
+    const NewtonDirection direction = SolveNewtonDirection(
+        hessian.Assemble(it.constraints.G), it.gradient, model.inverse_sqrt_diagonal,
+        model.participating, params.linear_solver, params.ordering, params.lagged, factor);
+    out.factor_seconds += direction.factor_seconds;
+    out.factorizations += direction.factored ? 1 : 0;
+    out.cg_iterations += direction.cg_iterations;
+    if (!direction.ok) {
       out.status = SapStatus::kNotPositiveDefinite;
       out.message =
           "SAP: the Newton Hessian A + JᵀGJ is not positive definite; check the "
           "masses and inertias (A must be SPD)";
       break;
     }
-    const Eigen::VectorXd dv = -factor.Solve(it.gradient);
+    const Eigen::VectorXd& dv = direction.dv;
     const LineOfDescent line(problem, model, it, dv);
     LineSample at_zero;
     at_zero.cost = it.cost;

@@ -11,6 +11,7 @@
 
 #include "coulomb/convex/sap_factorization.h"
 #include "coulomb/convex/sap_line_search.h"
+#include "coulomb/convex/sap_newton_direction.h"
 #include "coulomb/convex/sap_problem.h"
 
 namespace coulomb::convex {
@@ -33,6 +34,8 @@ struct SapSolverParams {
   // system time). Supernodal pays off on large dense cliques (deformable bodies).
   SparseCholesky linear_solver = SparseCholesky::kSimplicial;
   FillOrdering ordering = FillOrdering::kAmd;
+  // Reuse of an earlier factorization as a CG preconditioner (sap_newton_direction.h).
+  LaggedFactorizationSettings lagged;
 };
 std::string_view ToString(SparseCholesky kind);
 std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name);
@@ -52,10 +55,12 @@ std::string_view ToString(SapStatus status);
 
 struct SapResult {
   SapStatus status = SapStatus::kBadInput;
-  std::string message;    // why it failed, naming the parameter to change
-  Eigen::VectorXd v;      // next velocity, size nv (= v* outside participating cliques)
-  Eigen::VectorXd gamma;  // impulses stacked in constraint order, N s
-  int iterations = 0;     // Newton iterations (factorizations)
+  std::string message;     // why it failed, naming the parameter to change
+  Eigen::VectorXd v;       // next velocity, size nv (= v* outside participating cliques)
+  Eigen::VectorXd gamma;   // impulses stacked in constraint order, N s
+  int iterations = 0;      // Newton iterations
+  int factorizations = 0;  // fresh Hessian factorizations (= iterations unless `lagged` reuses)
+  int cg_iterations = 0;   // preconditioned CG iterations of the reused factorizations
   int line_search_iterations = 0;
   double residual = 0;        // ‖D^(−½) ∇ℓ‖ at the answer, √J
   double residual_bound = 0;  // abs + rel · scale: converged means residual ≤ bound

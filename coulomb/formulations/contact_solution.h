@@ -20,6 +20,8 @@ struct ContactSolution {
   double residual = 0;  // the solver's certificate (LCP worst measure, or the cone's ABH error)
   double seconds = 0;
   double factor_seconds = 0;  // of which in sparse factorizations (SAP's Newton Hessians)
+  int factorizations = 0;     // SAP: fresh Hessian factorizations (fewer than iterations when
+                              // a factor is reused as a CG preconditioner)
   bool ok() const { return status == LcpStatus::kSolved; }
 };
 

@@ -28,6 +28,12 @@ void ReadSapSettings(const Field& f, SapParams& sap) {
     if (!kind) f["ordering"].Fail("unknown ordering '" + name + "' (amd, metis)");
     sap.solver.ordering = *kind;
   }
+  if (f.Has("hessian_reuse_cg_iterations")) {
+    sap.solver.lagged.max_cg_iterations = f["hessian_reuse_cg_iterations"].Int(0, 10000);
+  }
+  if (f.Has("hessian_reuse_cg_tolerance")) {
+    sap.solver.lagged.cg_tolerance = f["hessian_reuse_cg_tolerance"].DoubleIn(1e-16, 0.5);
+  }
   if (f.Has("linear_solver")) {
     const std::string name = f["linear_solver"].String();
     const auto kind = convex::ParseSparseCholesky(name);
@@ -51,7 +57,8 @@ void ReadSolverSettings(const Field& f, sim::StepSettings& s) {
   f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
                "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
                "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
-               "ordering", "deformable_delassus"});
+               "ordering", "deformable_delassus", "hessian_reuse_cg_iterations",
+               "hessian_reuse_cg_tolerance"});
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
   s.velocity_lcp.position_correction = s.cone.position_correction = kappa;

@@ -190,6 +190,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.iterations = solution.iterations;
   report.residual = solution.residual;
   report.factor_seconds = solution.factor_seconds;
+  report.factorizations = solution.factorizations;
   report.metrics = CalcContactMetrics(problem, solution.impulses, solution.v_next);
   report.contact_velocities = problem.J * solution.v_next;
   report.gaps = problem.phi;

@@ -88,6 +88,7 @@ struct StepReport {
   ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)
+  int factorizations = 0;     // how many (SAP)
   // Deformable bodies' vertex contacts, their impulses (n, t, o) and the deformable DoFs SAP
   // solved for (the rest eliminated by the Schur complement).
   std::vector<fem::DeformableContact> deformable_contacts;

@@ -131,6 +131,10 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_EQ(e.field, "deformables[0].mooney_rivlin.mean_dilatation");
   e = ErrorOf("coulomb: 1\nsolver: {deformable_delassus: full}\n");
   EXPECT_EQ(e.field, "solver.deformable_delassus");
+  e = ErrorOf("coulomb: 1\nsolver: {hessian_reuse_cg_iterations: -3}\n");
+  EXPECT_EQ(e.field, "solver.hessian_reuse_cg_iterations");
+  e = ErrorOf("coulomb: 1\nsolver: {hessian_reuse_cg_tolerance: 2}\n");
+  EXPECT_EQ(e.field, "solver.hessian_reuse_cg_tolerance");
   e = ErrorOf("coulomb: 2\n");
   EXPECT_EQ(e.field, "coulomb");
   e = ErrorOf("name: x\n");
@@ -144,6 +148,16 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_EQ(e.field, "urdf[0].file");
   e = ErrorOf("coulomb: 1\nactuators: [{joint: nothing, kp: 1, target: 0}]\n");
   EXPECT_EQ(e.field, "actuators[0].joint");
+}
+
+TEST(SceneFile, SapHessianReuseSettings) {
+  const auto scene = io::ParseScene(
+      "coulomb: 1\nformulation: sap\n"
+      "solver: {hessian_reuse_cg_iterations: 30, hessian_reuse_cg_tolerance: 0.05}\n",
+      "s.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  EXPECT_EQ(scene.value().settings.sap.solver.lagged.max_cg_iterations, 30);
+  EXPECT_DOUBLE_EQ(scene.value().settings.sap.solver.lagged.cg_tolerance, 0.05);
 }
 
 TEST(SceneFile, DeformableBodies) {

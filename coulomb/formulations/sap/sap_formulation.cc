@@ -197,6 +197,7 @@ ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapS
     }
   }
   out.factor_seconds = r.factor_seconds;
+  out.factorizations = r.factorizations;
   return out;
 }
 

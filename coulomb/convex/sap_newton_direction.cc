@@ -1,0 +1,78 @@
+#include "coulomb/convex/sap_newton_direction.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "coulomb/base/stopwatch.h"
+
+namespace coulomb::convex {
+namespace {
+
+// Fewer CG iterations than this cannot absorb even one changed contact block (rank 3) and
+// would be wasted: small problems always factor.
+constexpr int kMinCgBudget = 4;
+
+// Preconditioned conjugate gradients on H x = b with the kept factor as preconditioner, from
+// x = 0. Returns true once the scaled residual meets the tolerance within the iteration budget.
+bool PreconditionedCg(const Eigen::SparseMatrix<double>& lower, const Eigen::VectorXd& b,
+                      const Eigen::VectorXd& scale, double tolerance, int budget,
+                      const SapFactorization& factor, Eigen::VectorXd& x, int& iterations) {
+  const auto H = lower.selfadjointView<Eigen::Lower>();
+  x = Eigen::VectorXd::Zero(b.size());
+  Eigen::VectorXd r = b;
+  const double target = tolerance * scale.cwiseProduct(b).norm();
+  Eigen::VectorXd z = factor.Solve(r);
+  Eigen::VectorXd p = z;
+  double rz = r.dot(z);
+  for (int k = 0; k < budget; ++k) {
+    ++iterations;
+    const Eigen::VectorXd Hp = H * p;
+    const double curvature = p.dot(Hp);
+    if (!(curvature > 0) || !(rz > 0)) return false;  // round-off: let the factorization decide
+    const double alpha = rz / curvature;
+    x += alpha * p;
+    r -= alpha * Hp;
+    if (scale.cwiseProduct(r).norm() <= target) return true;
+    z = factor.Solve(r);
+    const double rz_next = r.dot(z);
+    p = z + (rz_next / rz) * p;
+    rz = rz_next;
+  }
+  return false;
+}
+
+}  // namespace
+
+NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
+                                     const Eigen::VectorXd& gradient, const Eigen::VectorXd& scale,
+                                     const std::vector<int>& cliques, SparseCholesky method,
+                                     FillOrdering ordering,
+                                     const LaggedFactorizationSettings& lagged,
+                                     SapFactorization& factor) {
+  NewtonDirection out;
+  const Eigen::VectorXd b = -gradient;
+  // The same cliques may bring different sizes (a deformable body's participating vertices).
+  std::vector<int> tag = cliques;
+  tag.push_back(static_cast<int>(lower.rows()));
+  // A CG iteration costs about one solve with the factor (the product with H is cheaper), so
+  // reuse is tried only where the factorization is worth many solves, and never spends more
+  // than max_factorization_share of a factorization's flops before falling back to one.
+  const double affordable = lagged.max_factorization_share * factor.SolvesPerFactorization();
+  const int budget = static_cast<int>(std::min<double>(lagged.max_cg_iterations, affordable));
+  if (budget > 0 && affordable >= kMinCgBudget && factor.tag() == tag &&
+      PreconditionedCg(lower, b, scale, lagged.cg_tolerance, budget, factor, out.dv,
+                       out.cg_iterations)) {
+    out.ok = true;
+    return out;
+  }
+  const Stopwatch clock;
+  out.ok = factor.Factor(lower, method, ordering);
+  out.factor_seconds = clock.Seconds();
+  out.factored = true;
+  // A failed factor must never precondition: an empty tag matches no problem with cliques.
+  factor.set_tag(out.ok ? std::move(tag) : std::vector<int>{});
+  if (out.ok) out.dv = factor.Solve(b);
+  return out;
+}
+
+}  // namespace coulomb::convex
