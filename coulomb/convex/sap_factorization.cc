@@ -18,7 +18,7 @@ struct SapFactorization::Impl {
   SparseCholesky method = SparseCholesky::kAuto;
   FillOrdering ordering = FillOrdering::kAmd;
   std::vector<int> tag;
-  double solves_per_factorization = 0;
+  double solves_per_factorization = 0, factorization_flops = 0;
   bool analysed = false;
   int symbolic_analyses = 0, factorizations = 0;
 };
@@ -62,6 +62,7 @@ bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCh
     s.analysed = true;
     ++s.symbolic_analyses;
     const cholmod_common& common = s.cholmod.cholmod();
+    s.factorization_flops = common.fl;
     s.solves_per_factorization = common.lnz > 0 ? common.fl / (4 * common.lnz) : 0;
   }
   s.cholmod.factorize(lower);
@@ -82,6 +83,10 @@ int SapFactorization::factorizations() const {
 
 double SapFactorization::SolvesPerFactorization() const {
   return impl_->solves_per_factorization;
+}
+
+double SapFactorization::FactorizationFlops() const {
+  return impl_->factorization_flops;
 }
 
 const std::vector<int>& SapFactorization::tag() const {

@@ -45,6 +45,7 @@ class SapFactorization {
   // flop count of the analysis: flops(L) / (4 nnz(L)), a forward and a backward sweep. 0 before
   // any analysis. Deterministic: it depends on the sparsity pattern only.
   double SolvesPerFactorization() const;
+  double FactorizationFlops() const;  // CHOLMOD's count for the analysed pattern; 0 before
   // What the current factor was made for (SAP: the participating cliques), so that a later
   // problem uses it as a preconditioner only when its unknowns mean the same.
   const std::vector<int>& tag() const;

@@ -59,7 +59,8 @@ NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
   // than max_factorization_share of a factorization's flops before falling back to one.
   const double affordable = lagged.max_factorization_share * factor.SolvesPerFactorization();
   const int budget = static_cast<int>(std::min<double>(lagged.max_cg_iterations, affordable));
-  if (budget > 0 && affordable >= kMinCgBudget && factor.tag() == tag &&
+  if (budget > 0 && affordable >= kMinCgBudget &&
+      factor.FactorizationFlops() >= lagged.min_factorization_flops && factor.tag() == tag &&
       PreconditionedCg(lower, b, scale, lagged.cg_tolerance, budget, factor, out.dv,
                        out.cg_iterations)) {
     out.ok = true;

@@ -23,8 +23,8 @@ namespace coulomb::convex {
 
 struct LaggedFactorizationSettings {
   // 0 disables reuse: every Newton iteration factors its own Hessian. On by default because it
-  // pays on the piles where SAP is slow (bench/clutter_bench: 500 bodies landing, 714 → 543
-  // ms/step; 2 000 bodies, 13.6 → 9.4 s/step) and the cap below keeps it off where factoring is
+  // pays on the piles where SAP is slow (bench/clutter_bench: 500 bodies settled, 522 → 268
+  // ms/step; 2 000 bodies, 13.6 → 9.4 s/step) and the caps below keep it off where factoring is
   // cheap.
   int max_cg_iterations = 40;
   // CG stops when ‖D^(−½)(H Δv + ∇ℓ)‖ ≤ cg_tolerance · ‖D^(−½) ∇ℓ‖ (D = diag(A)). Loose on
@@ -34,6 +34,12 @@ struct LaggedFactorizationSettings {
   // (SapFactorization::SolvesPerFactorization), so a failed reuse wastes at most that much and
   // problems whose factorization is cheap (fewer than 4 solves' worth affordable) always factor.
   double max_factorization_share = 0.5;
+  // Below this many flops (CHOLMOD's count; 2 Mflop is about a millisecond here) a
+  // factorization is a small part of a Newton iteration next to evaluating the constraints,
+  // assembling and the line search, and the extra Newton iterations that reuse brings cost more
+  // than it saves: arm_hand_ball (factorizations ≤ 1.9 Mflop) ran 16.4 → 18.3 ms/step with
+  // reuse, while the 200-sphere bin (mostly > 5 Mflop) ran 31.8 → 22.2 ms/step.
+  double min_factorization_flops = 2e6;
 };
 
 struct NewtonDirection {

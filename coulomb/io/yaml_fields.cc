@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 namespace coulomb::io {
 
@@ -37,6 +38,18 @@ void Field::CheckKeys(std::initializer_list<const char*> allowed) const {
 void Field::RequireMap() const {
   if (!node.IsDefined() || node.IsNull()) Fail("missing (a mapping is required)");
   if (!node.IsMap()) Fail("must be a mapping of key: value");
+  // yaml-cpp keeps both entries of a repeated key and lookups see only the first, so a second
+  // `duration:` would be silently ignored: refuse it, naming both lines.
+  std::map<std::string, int> first_line;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.Scalar();
+    const int at = entry.first.Mark().line + 1;
+    const auto [it, inserted] = first_line.emplace(key, at);
+    if (!inserted) {
+      const std::string where = path.empty() ? key : path + "." + key;
+      throw ParseFailure(at, where, fmt::format("given twice (first on line {})", it->second));
+    }
+  }
 }
 
 std::size_t Field::SequenceSize() const {

@@ -127,7 +127,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   State state = scene.initial;
   summary.initial_energy = Energy(scene, data, state);
   const int total = scene.NumSteps();
-  double contacts_sum = 0, iterations_sum = 0, step_seconds_sum = 0;
+  double contacts_sum = 0, iterations_sum = 0, factorizations_sum = 0, step_seconds_sum = 0;
   for (int step = 0; step < total; ++step) {
     const double t = state.time;
     // SAP takes PD controllers as implicit drives (stable for any gains); the complementarity
@@ -162,6 +162,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     w.gliding = std::max(w.gliding, report.metrics.gliding);
     contacts_sum += report.num_contacts();
     iterations_sum += report.iterations;
+    factorizations_sum += report.factorizations;
     step_seconds_sum += report.profile.Total();
     if (recording != nullptr) {
       recording->steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
@@ -191,6 +192,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     summary.mean_step_us = 1e6 * step_seconds_sum / summary.steps;
     summary.mean_contacts = contacts_sum / summary.steps;
     summary.mean_iterations = iterations_sum / summary.steps;
+    summary.mean_factorizations = factorizations_sum / summary.steps;
   }
   return summary;
 }

@@ -57,8 +57,9 @@ struct RunSummary {
   std::string stopped;
   int max_contacts = 0;
   double mean_contacts = 0, mean_iterations = 0;
-  int unsupported_pairs = 0;  // the most in any step
-  ContactMetrics worst;       // the largest of each accuracy measure over all steps
+  double mean_factorizations = 0;  // SAP: Newton Hessians factored per step (the rest reused)
+  int unsupported_pairs = 0;       // the most in any step
+  ContactMetrics worst;            // the largest of each accuracy measure over all steps
   // J: kinetic + gravitational, and elastic for deformable bodies.
   double initial_energy = 0, final_energy = 0;
   int max_participating_dofs = 0;  // deformable DoFs in SAP's cliques, the most in any step

@@ -39,6 +39,7 @@ struct Fixture {
     H1 += 1e6 * C.transpose() * C;
     lagged.max_cg_iterations = 20;
     lagged.max_factorization_share = kAlwaysAffordable;
+    lagged.min_factorization_flops = 0;
   }
   NewtonDirection Solve(const Eigen::MatrixXd& H) { return Solve(H, cliques); }
   NewtonDirection Solve(const Eigen::MatrixXd& H, const std::vector<int>& problem_cliques) {
@@ -100,6 +101,12 @@ TEST(SapNewtonDirection, CheapFactorizationsAreNotReusedByDefault) {
   f.Solve(f.H1);
   ASSERT_LT(0.5 * f.factor.SolvesPerFactorization(), 4);  // a 30 × 30 band matrix
   EXPECT_EQ(f.factor.factorizations(), 2);
+  // Affordable by the share, but under the flop floor: still factored.
+  f.lagged.max_factorization_share = kAlwaysAffordable;
+  f.lagged.min_factorization_flops = LaggedFactorizationSettings{}.min_factorization_flops;
+  f.Solve(f.H1);
+  ASSERT_LT(f.factor.FactorizationFlops(), f.lagged.min_factorization_flops);
+  EXPECT_EQ(f.factor.factorizations(), 3);
 }
 
 TEST(SapNewtonDirection, ZeroBudgetAlwaysFactors) {

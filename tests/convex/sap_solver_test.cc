@@ -203,6 +203,7 @@ TEST(SapSolver, ReusedFactorizationsReachTheSameKktAnswerWithFewerFactorizations
     params.lagged.max_cg_iterations = 10;
     // These problems are small: let the CG budget ignore how cheap their factorization is.
     params.lagged.max_factorization_share = 1e9;
+    params.lagged.min_factorization_flops = 0;
     SapFactorization factor;
     const SapResult r = SolveSap(p, params, {}, &factor);
     ASSERT_TRUE(r.converged()) << r.message;

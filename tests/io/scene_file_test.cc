@@ -131,6 +131,15 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_EQ(e.field, "deformables[0].mooney_rivlin.mean_dilatation");
   e = ErrorOf("coulomb: 1\nsolver: {deformable_delassus: full}\n");
   EXPECT_EQ(e.field, "solver.deformable_delassus");
+  // A repeated key would be silently ignored by yaml-cpp: an error naming both lines.
+  e = ErrorOf(head +
+              "  - name: a\n    mass: 1\n    mass: 2\n"
+              "    shapes: [{type: sphere, radius: 1}]\n");
+  EXPECT_EQ(e.field, "bodies[0].mass");
+  EXPECT_EQ(e.line, 5);
+  EXPECT_NE(e.reason.find("first on line 4"), std::string::npos) << e.reason;
+  e = ErrorOf("coulomb: 1\nduration: 1\nduration: 2\n");
+  EXPECT_EQ(e.field, "duration");
   e = ErrorOf("coulomb: 1\nsolver: {hessian_reuse_cg_iterations: -3}\n");
   EXPECT_EQ(e.field, "solver.hessian_reuse_cg_iterations");
   e = ErrorOf("coulomb: 1\nsolver: {hessian_reuse_cg_tolerance: 2}\n");
