@@ -52,7 +52,10 @@ struct NewtonDirection {
 
 // `lower` is the lower triangle of H over the participating velocities, `cliques` the
 // participating clique indices (the factor of an earlier problem preconditions this one only if
-// they are the same), `scale` = diag(A)^(−½).
+// they and the size are the same), `scale` = diag(A)^(−½). The match is about speed, not
+// correctness: any SPD factor of the right size is a valid preconditioner (a deformable clique
+// whose participating vertices changed but not their count), and a poor one only makes CG fall
+// back to a fresh factorization.
 NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
                                      const Eigen::VectorXd& gradient, const Eigen::VectorXd& scale,
                                      const std::vector<int>& cliques, SparseCholesky method,
