@@ -165,6 +165,7 @@ struct Options {
   std::string cholesky = std::string(convex::ToString(convex::SapSolverParams{}.linear_solver));
   std::string ordering = "amd", lcp_solver = "lemke";
   double beta = sim::StepSettings{}.sap.regularization.beta;
+  double sigma = sim::StepSettings{}.sap.regularization.sigma;
   convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
 };
 
@@ -183,6 +184,7 @@ std::optional<sim::StepSettings> MakeSettings(const Options& options) {
   settings.sap.solver.ordering = *ordering;
   settings.sap.solver.lagged = options.lagged;
   settings.sap.regularization.beta = options.beta;
+  settings.sap.regularization.sigma = options.sigma;
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
   settings.cone.settings.tolerance = 1e-4;
   settings.cone.settings.nsgs.max_sweeps = 300;
@@ -241,6 +243,7 @@ int main(int argc, char** argv) {
                  "velocity-lcp's solver: lemke (dense, exact) or pgs (contact-block Gauss-Seidel)");
   app.add_option("--json", json_path, "also write the rows as JSON here");
   app.add_option("--beta", options.beta, "SAP's near-rigid threshold for contacts");
+  app.add_option("--sigma", options.sigma, "SAP's friction regularization σ");
   app.add_option("--ordering", options.ordering, "SAP's fill-reducing ordering: amd|metis");
   app.add_option("--linear-solver", options.cholesky,
                  "SAP's CHOLMOD mode: auto|supernodal|simplicial");
