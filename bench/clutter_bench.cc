@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -269,7 +270,12 @@ int main(int argc, char** argv) {
           (*kind == sim::FormulationKind::kCone && n > max_cone)) {
         continue;
       }
-      rows.push_back(Run(n, *kind, dt, duration, *settings));
+      try {
+        rows.push_back(Run(n, *kind, dt, duration, *settings));
+      } catch (const std::exception& e) {  // the generated scene failed to load
+        fmt::print(stderr, "{} bodies, {}: {}\n", n, name, e.what());
+        return 1;
+      }
       PrintRow(rows.back());  // as soon as it is done: a 2 000-body run takes long
     }
   }
