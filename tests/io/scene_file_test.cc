@@ -149,6 +149,7 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
        "solver.hessian_reuse_cg_iterations"},
       {"coulomb: 1\nsolver: {hessian_reuse_cg_tolerance: 2}\n",
        "solver.hessian_reuse_cg_tolerance"},
+      {"coulomb: 1\nsolver: {try_full_step: maybe}\n", "solver.try_full_step"},
       {"coulomb: 2\n", "coulomb"},
       {"coulomb: 1\nformulation: magic\n", "formulation"},
       {"coulomb: 1\nurdf: [{file: missing.urdf}]\n", "urdf[0].file"},
@@ -157,14 +158,18 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   for (const auto& [text, field] : field_errors) EXPECT_EQ(ErrorOf(text).field, field) << text;
 }
 
-TEST(SceneFile, SapHessianReuseSettings) {
+TEST(SceneFile, SapNewtonSettings) {
   const auto scene = io::ParseScene(
       "coulomb: 1\nformulation: sap\n"
-      "solver: {hessian_reuse_cg_iterations: 30, hessian_reuse_cg_tolerance: 0.05}\n",
+      "solver: {hessian_reuse_cg_iterations: 30, hessian_reuse_cg_tolerance: 0.05,\n"
+      "         try_full_step: false}\n",
       "s.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  EXPECT_EQ(scene.value().settings.sap.solver.lagged.max_cg_iterations, 30);
-  EXPECT_DOUBLE_EQ(scene.value().settings.sap.solver.lagged.cg_tolerance, 0.05);
+  const convex::SapSolverParams& solver = scene.value().settings.sap.solver;
+  EXPECT_EQ(solver.lagged.max_cg_iterations, 30);
+  EXPECT_DOUBLE_EQ(solver.lagged.cg_tolerance, 0.05);
+  EXPECT_FALSE(solver.line_search_settings.try_full_step);
+  EXPECT_TRUE(convex::SapSolverParams{}.line_search_settings.try_full_step);  // the default
 }
 
 TEST(SceneFile, DeformableBodies) {
