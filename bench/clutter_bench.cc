@@ -168,6 +168,7 @@ struct Options {
   double beta = sim::StepSettings{}.sap.regularization.beta;
   double sigma = sim::StepSettings{}.sap.regularization.sigma;
   convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
+  bool try_full_step = convex::LineSearchSettings{}.try_full_step;
 };
 
 // The runs' settings from the command-line names; empty (with a message) on a bad name.
@@ -184,6 +185,7 @@ std::optional<sim::StepSettings> MakeSettings(const Options& options) {
   settings.sap.solver.linear_solver = *cholesky;
   settings.sap.solver.ordering = *ordering;
   settings.sap.solver.lagged = options.lagged;
+  settings.sap.solver.line_search_settings.try_full_step = options.try_full_step;
   settings.sap.regularization.beta = options.beta;
   settings.sap.regularization.sigma = options.sigma;
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
@@ -253,6 +255,9 @@ int main(int argc, char** argv) {
                  "factor every Newton iteration)");
   app.add_option("--cg-tolerance", options.lagged.cg_tolerance,
                  "SAP: relative residual at which the reused-factor CG stops");
+  app.add_option("--full-step", options.try_full_step,
+                 "SAP: take the full Newton step when it meets Armijo's condition (1) or always "
+                 "search the line (0)");
   CLI11_PARSE(app, argc, argv);
 
   const std::optional<sim::StepSettings> settings = MakeSettings(options);
