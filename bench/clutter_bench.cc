@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
@@ -225,9 +226,7 @@ void Report(const std::vector<Row>& rows, const std::string& json_path) {
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   coulomb::UseSingleThreadedNumerics();
   CLI::App app{"Clutter benchmark: SAP vs cone vs velocity-LCP on piles of boxes and spheres"};
   std::vector<int> sizes = {100, 500, 2000};
@@ -286,4 +285,10 @@ int main(int argc, char** argv) {
   }
   Report(rows, json_path);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return coulomb::GuardedMain([&] { return Run(argc, argv); });
 }

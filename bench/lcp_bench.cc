@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench/siconos_lcp.h"
+#include "coulomb/base/guarded_main.h"
 #include "coulomb/base/random.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/lcp_solvers.h"
@@ -56,7 +57,9 @@ LcpProblem MakeInstance(const std::string& structure, int target_n, std::uint64_
 }  // namespace
 }  // namespace coulomb::bench
 
-int main(int argc, char** argv) {
+namespace {
+
+int Run(int argc, char** argv) {
   using namespace coulomb;
   using namespace coulomb::bench;
   std::vector<int> sizes = {10, 50, 100, 170, 300, 600};
@@ -165,4 +168,10 @@ int main(int argc, char** argv) {
   }
   if (json) fmt::print("{}\n", out.dump(1));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return coulomb::GuardedMain([&] { return Run(argc, argv); });
 }

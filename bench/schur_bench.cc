@@ -18,6 +18,7 @@
 #include <cstring>
 #include <string>
 
+#include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
@@ -187,7 +188,9 @@ Row Measure(const Eigen::Vector3i& cells, double patch) {
 }  // namespace
 }  // namespace coulomb
 
-int main(int argc, char** argv) {
+namespace {
+
+int Run(int argc, char** argv) {
   coulomb::UseSingleThreadedNumerics();
   bool json = false;
   int max_tets = 1 << 30;
@@ -224,4 +227,10 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return coulomb::GuardedMain([&] { return Run(argc, argv); });
 }

@@ -1,17 +1,18 @@
 // The `coulomb` command-line tool.
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <exception>
 
 #include "apps/coulomb/paper2/paper2_bench.h"
 #include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
 #include "apps/coulomb/trinkle_study.h"
+#include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int Run(int argc, char** argv) {
   coulomb::UseSingleThreadedNumerics();  // one thread, deterministic (numerics_threads.h)
   CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
   app.set_version_flag("--version", "coulomb 0.1.0");
@@ -116,17 +117,17 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  try {
-    if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
-    if (run_cmd->parsed()) return coulomb::app::RunScene(run);
-    if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
-    if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
-    if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
-    if (paper2_cmd->parsed()) return coulomb::paper2::RunPaper2Bench(paper2);
-  } catch (const std::exception& e) {
-    // The library reports user errors as values; reaching here means memory ran out or a bug.
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
+  if (run_cmd->parsed()) return coulomb::app::RunScene(run);
+  if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
+  if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
+  if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
+  if (paper2_cmd->parsed()) return coulomb::paper2::RunPaper2Bench(paper2);
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return coulomb::GuardedMain([&] { return Run(argc, argv); });
 }
