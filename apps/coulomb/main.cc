@@ -1,6 +1,7 @@
 // The `coulomb` command-line tool.
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "apps/coulomb/paper2/paper2_bench.h"
 #include "apps/coulomb/peers/peers_bench.h"
@@ -12,13 +13,8 @@
 
 namespace {
 
-int Run(int argc, char** argv) {
-  coulomb::UseSingleThreadedNumerics();  // one thread, deterministic (numerics_threads.h)
-  CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
-  app.set_version_flag("--version", "coulomb 0.1.0");
-  app.require_subcommand(1);
-
-  coulomb::app::SolveOptions solve;
+// `coulomb solve FILE`: one LCP or frictional contact problem through the solvers.
+CLI::App* AddSolveCommand(CLI::App& app, coulomb::app::SolveOptions& solve) {
   CLI::App* solve_cmd = app.add_subcommand(
       "solve",
       "Solve an LCP (Siconos .dat, Coulomb JSON) or a 3D frictional contact problem (Siconos FC3D "
@@ -37,8 +33,11 @@ int Run(int argc, char** argv) {
                    "acceptance threshold (LCP certificate, default 1e-10; cone: "
                    "ABH error, default 1e-8)")
       ->capture_default_str();
+  return solve_cmd;
+}
 
-  coulomb::app::RunOptions run;
+// `coulomb run SCENE`: simulate a scene file.
+CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
   run_cmd->add_option("scene", run.scene, "scene file")->required();
   run_cmd->add_option("--formulation", run.formulation,
@@ -53,15 +52,20 @@ int Run(int argc, char** argv) {
   run_cmd->add_flag("--json", run.json, "print the run summary as JSON on stdout");
   run_cmd->add_flag("--force", run.force, "replace existing output files");
   run_cmd->add_flag("--quiet", run.quiet, "no progress display");
-  std::string info_scene;
+  return run_cmd;
+}
+
+// `coulomb info SCENE`.
+CLI::App* AddInfoCommand(CLI::App& app, std::string& info_scene) {
   CLI::App* info_cmd =
       app.add_subcommand("info", "Summarize a scene: bodies, DoFs, shapes, contacts at t = 0");
   info_cmd->add_option("scene", info_scene, "scene file")->required();
+  return info_cmd;
+}
 
-  CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
-  bench_cmd->require_subcommand(1);
-  coulomb::app::TrinkleStudyOptions study;
-  CLI::App* trinkle_cmd = bench_cmd->add_subcommand(
+// `coulomb bench trinkle`: paper 1's tables.
+CLI::App* AddTrinkleCommand(CLI::App& bench, coulomb::app::TrinkleStudyOptions& study) {
+  CLI::App* trinkle_cmd = bench.add_subcommand(
       "trinkle", "Paper 1's Tables 1-4 on generated problems, paper settings vs Coulomb");
   trinkle_cmd->add_option("--seed", study.seed, "generator seed")->capture_default_str();
   trinkle_cmd->add_flag("--json", study.json, "one JSON object with every table");
@@ -69,9 +73,12 @@ int Run(int argc, char** argv) {
   trinkle_cmd->add_option("--emit", study.emit_dir,
                           "also write every data set (pyramid and velocity LCP JSON, FCLib HDF5) "
                           "into this directory; existing files are never overwritten");
+  return trinkle_cmd;
+}
 
-  coulomb::peers::PeersBenchOptions peers;
-  CLI::App* peers_cmd = bench_cmd->add_subcommand(
+// `coulomb bench peers`: the peer engines side by side.
+CLI::App* AddPeersCommand(CLI::App& bench, coulomb::peers::PeersBenchOptions& peers) {
+  CLI::App* peers_cmd = bench.add_subcommand(
       "peers", "The same scenes through Coulomb, MuJoCo, Bullet, DART and ODE, side by side");
   peers_cmd->add_flag("--json", peers.json, "one JSON array of rows on stdout");
   peers_cmd->add_flag("--quick", peers.quick, "a quarter of each horizon, one repeat");
@@ -93,9 +100,12 @@ int Run(int argc, char** argv) {
   peers_cmd->add_option("--out", peers.out,
                         "also write peers.md, peers.json and fc3d_profile.svg into this directory");
   peers_cmd->add_flag("--force", peers.force, "replace those files if they exist");
+  return peers_cmd;
+}
 
-  coulomb::paper2::Paper2Options paper2;
-  CLI::App* paper2_cmd = bench_cmd->add_subcommand(
+// `coulomb bench paper2`: paper 2's scenes.
+CLI::App* AddPaper2Command(CLI::App& bench, coulomb::paper2::Paper2Options& paper2) {
+  CLI::App* paper2_cmd = bench.add_subcommand(
       "paper2", "Paper 2's scenes: cylinder compression, the arch, the soft gripper, arm + hand");
   paper2_cmd->add_flag("--json", paper2.json, "one JSON array of rows on stdout");
   paper2_cmd->add_flag("--quick", paper2.quick, "coarse meshes and short horizons (CI-sized)");
@@ -109,6 +119,29 @@ int Run(int argc, char** argv) {
                          "also write paper2.md, paper2.json, cylinder_crush.svg and one HTML "
                          "replay per case into this directory");
   paper2_cmd->add_flag("--force", paper2.force, "replace those files if they exist");
+  return paper2_cmd;
+}
+
+int Run(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();  // one thread, deterministic (numerics_threads.h)
+  CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
+  app.set_version_flag("--version", "coulomb 0.1.0");
+  app.require_subcommand(1);
+
+  coulomb::app::SolveOptions solve;
+  coulomb::app::RunOptions run;
+  std::string info_scene;
+  coulomb::app::TrinkleStudyOptions study;
+  coulomb::peers::PeersBenchOptions peers;
+  coulomb::paper2::Paper2Options paper2;
+  CLI::App* solve_cmd = AddSolveCommand(app, solve);
+  CLI::App* run_cmd = AddRunCommand(app, run);
+  CLI::App* info_cmd = AddInfoCommand(app, info_scene);
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
+  bench_cmd->require_subcommand(1);
+  CLI::App* trinkle_cmd = AddTrinkleCommand(*bench_cmd, study);
+  CLI::App* peers_cmd = AddPeersCommand(*bench_cmd, peers);
+  CLI::App* paper2_cmd = AddPaper2Command(*bench_cmd, paper2);
 
   try {
     app.parse(argc, argv);
