@@ -1,5 +1,5 @@
 // CRBA and RNEA timings on the iiwa + Allegro hand tree (issue #4's micro-benchmark), with
-// Google Benchmark. Needs ../shared/data/robots (or COULOMB_SHARED_DATA at configure time).
+// Google Benchmark. Reads the robots in data/robots.
 //
 //   ./build/bin/multibody_bench [--benchmark_filter=...]
 
@@ -18,7 +18,7 @@ namespace {
 // The iiwa with the Allegro hand welded to its last link: 7 + 16 = 23 dofs.
 std::optional<Model> IiwaWithAllegro() {
   UrdfOptions options;
-  const std::string root = std::string(COULOMB_SHARED_DATA) + "/robots/drake_models";
+  const std::string root = std::string(COULOMB_DATA_DIR) + "/robots/drake_models";
   options.package_map["drake_models"] = root;
   const auto arm =
       ReadUrdf(root + "/iiwa_description/urdf/iiwa14_primitive_collision.urdf", options);
@@ -62,7 +62,7 @@ std::optional<Fixture>& Shared() {
 
 void BM_Crba(benchmark::State& state) {
   auto& f = Shared();
-  if (!f) return state.SkipWithError("robots not found under COULOMB_SHARED_DATA");
+  if (!f) return state.SkipWithError("robots not found under COULOMB_DATA_DIR");
   for (auto _ : state) benchmark::DoNotOptimize(CalcMassMatrix(f->model, f->data, f->q).data());
   state.counters["nv"] = f->model.nv;
 }
@@ -70,7 +70,7 @@ BENCHMARK(BM_Crba);
 
 void BM_Rnea(benchmark::State& state) {
   auto& f = Shared();
-  if (!f) return state.SkipWithError("robots not found under COULOMB_SHARED_DATA");
+  if (!f) return state.SkipWithError("robots not found under COULOMB_DATA_DIR");
   for (auto _ : state) {
     benchmark::DoNotOptimize(CalcInverseDynamics(f->model, f->data, f->q, f->v, f->a).data());
   }
@@ -80,7 +80,7 @@ BENCHMARK(BM_Rnea);
 
 void BM_ForwardDynamics(benchmark::State& state) {
   auto& f = Shared();
-  if (!f) return state.SkipWithError("robots not found under COULOMB_SHARED_DATA");
+  if (!f) return state.SkipWithError("robots not found under COULOMB_DATA_DIR");
   const Eigen::VectorXd tau = Eigen::VectorXd::Zero(f->model.nv);
   for (auto _ : state) {
     benchmark::DoNotOptimize(CalcForwardDynamics(f->model, f->data, f->q, f->v, tau).data());

@@ -1,4 +1,4 @@
-// The Schur complement over participating DoFs (paper 2 §V; spec sap-and-deformables.md §2.3)
+// The Schur complement over participating DoFs (paper 2 §V; docs/notes/sap-and-deformables.md §2.3)
 // against solving the full system, on soft blocks of about 1k, 10k and 50k tetrahedra pressed
 // onto the ground (every bottom vertex in contact; δt = 10 ms).
 //

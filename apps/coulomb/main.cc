@@ -7,7 +7,7 @@
 #include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
-#include "apps/coulomb/trinkle_study.h"
+#include "apps/coulomb/trinkle/trinkle_study.h"
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
 

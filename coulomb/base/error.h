@@ -3,6 +3,7 @@
 // every reader returns Expected<T>, whose error names the file, line and field at fault.
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -18,6 +19,14 @@ struct InputError {
   std::string ToString() const;
 };
 
+// Reading the value of an Expected that holds an error is a bug in the caller, not bad input:
+// it throws this (naming the error it ignored) instead of reading an empty optional.
+class BadExpectedAccess : public std::logic_error {
+ public:
+  explicit BadExpectedAccess(const InputError& error)
+      : std::logic_error("value() of an Expected holding an error: " + error.ToString()) {}
+};
+
 template <class T>
 class Expected {
  public:
@@ -25,12 +34,24 @@ class Expected {
   Expected(InputError error) : error_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return value_.has_value(); }
-  const T& value() const& { return *value_; }
-  T& value() & { return *value_; }
-  T&& value() && { return std::move(*value_); }
+  const T& value() const& {
+    Check();
+    return *value_;
+  }
+  T& value() & {
+    Check();
+    return *value_;
+  }
+  T&& value() && {
+    Check();
+    return std::move(*value_);
+  }
   const InputError& error() const { return error_; }
 
  private:
+  void Check() const {
+    if (!value_) throw BadExpectedAccess(error_);
+  }
   std::optional<T> value_;
   InputError error_;
 };

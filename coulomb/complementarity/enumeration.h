@@ -1,7 +1,7 @@
 #pragma once
 // Exhaustive enumeration of complementary bases for small LCPs (n ≤ 20): the ground truth for
 // tests and for questions of existence and multiplicity (paper 1 §6 did not know which of its
-// unsolved instances had solutions; spec §6.2).
+// unsolved instances had solutions; docs/notes/complementarity.md §6.2).
 //
 // For every index set α ⊆ {1..n}: solve M_αα z_α = −q_α, set z_ᾱ = 0, keep z if z ≥ 0 and
 // w = M z + q ≥ 0 (within `feasibility_tolerance`). Every solution whose support has a

@@ -22,7 +22,7 @@ LcpCertificate CertifyLcp(const LcpProblem& problem, const Eigen::VectorXd& z,
   if (z.size() != n) return c;  // finite = false: a wrong-sized answer never passes
   Eigen::VectorXd w(n);
   // Long double accumulation: the certificate must not inherit the rounding of the solver
-  // that produced z (spec §6.3).
+  // that produced z (docs/notes/complementarity.md §6.3).
   for (int i = 0; i < n; ++i) {
     long double acc = problem.q[i];
     for (int j = 0; j < n; ++j) acc += static_cast<long double>(problem.M(i, j)) * z[j];

@@ -1,5 +1,5 @@
 #pragma once
-// The acceptance test for an LCP answer (spec complementarity.md §6.3), computed on the
+// The acceptance test for an LCP answer (docs/notes/complementarity.md §6.3), computed on the
 // original, unscaled data so that no solver can certify itself through its own scaling.
 
 #include <Eigen/Dense>

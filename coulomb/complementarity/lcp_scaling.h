@@ -1,5 +1,5 @@
 #pragma once
-// Symmetric diagonal scaling of an LCP (spec complementarity.md §1.2).
+// Symmetric diagonal scaling of an LCP (docs/notes/complementarity.md §1.2).
 //
 // For a positive diagonal D, LCP(Dq, DMD) has solution ẑ exactly when z = Dẑ solves LCP(q, M)
 // (and ŵ = Dw), so complementarity is preserved. We pick D_ii = 1/sqrt(|M_ii|) so that the

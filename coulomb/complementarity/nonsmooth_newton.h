@@ -1,5 +1,5 @@
 #pragma once
-// Global semismooth Newton on the Alart–Curnier function (NSN-AC, spec §3.3), optionally inside
+// Global semismooth Newton on the Alart–Curnier function (NSN-AC, docs/notes/complementarity.md §3.3), optionally inside
 // a proximal-point loop (PPA-NSN).
 //
 // Per contact, with x = r − P u (P = diag(ρ_N, ρ_T, ρ_T), ρ_N = 1/W_NN, ρ_T = 1/λ_max(W_TT)):

@@ -1,5 +1,5 @@
 #pragma once
-// Phase I of the feasible interior point method (spec §2.2): find a strictly feasible pair
+// Phase I of the feasible interior point method (docs/notes/complementarity.md §2.2): find a strictly feasible pair
 // (z, w) > 0 with w = M z + q, or show that none exists (paper 1's "NFP").
 //
 // We solve the linear program

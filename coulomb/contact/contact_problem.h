@@ -1,5 +1,5 @@
 #pragma once
-// ContactSet → ContactProblem: the only input the formulations get (DESIGN.md step 2).
+// ContactSet → ContactProblem: the only input the formulations get (docs/DESIGN.md step 2).
 //
 // For one time step h from state (q, v) with applied generalized forces τ:
 //   M v⁺ = M v* + Jᵀ γ,   v* = v + h M⁻¹ (τ − c(q, v) − D v)   (explicit free motion),
@@ -45,7 +45,7 @@ class BlockCholesky {
 };
 
 // Joint limits, holonomic constraints and PD drives, which the SAP formulation enforces
-// implicitly (spec sap-and-deformables.md §1.3). The complementarity formulations do not see
+// implicitly (docs/notes/sap-and-deformables.md §1.3). The complementarity formulations do not see
 // them: limits and holonomic constraints are SAP-only, and PD drives are explicit torques there
 // (sim/actuator.h).
 struct JointLimit {

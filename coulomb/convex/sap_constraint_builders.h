@@ -1,5 +1,5 @@
 #pragma once
-// The regularization R and bias v̂ of each constraint type (spec sap-and-deformables.md
+// The regularization R and bias v̂ of each constraint type (docs/notes/sap-and-deformables.md
 // §1.1 and §1.3), frozen for the step. W is the constraint's Delassus estimate
 // (EstimateDelassusBlock). The near-rigid clamp R ≥ β²/(4π²)·w softens a constraint only as far
 // as needed for its oscillation period to be β·δt: stiffer than that, an implicit step cannot
@@ -37,7 +37,7 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
 // Holonomic g(q, t) = 0 with g = g0 at the start of the step and ∂g/∂t = bias: welds, couplers,
 // distance constraints, attachments. k = +∞ (default) is a rigid constraint; a finite k with
 // relaxation time τ is a spring–damper. Impulses are bounded by [lower, upper] (±∞ default).
-// When the near-rigid clamp is active, τ is reset to δt (critical damping, spec §1.3).
+// When the near-rigid clamp is active, τ is reset to δt (critical damping, docs/notes/sap-and-deformables.md §1.3).
 struct HolonomicParameters {
   Eigen::VectorXd g0, bias;
   double stiffness = INFINITY;

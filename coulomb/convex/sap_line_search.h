@@ -1,5 +1,5 @@
 #pragma once
-// Line searches along the Newton direction of SAP (spec §1.5). ℓ(α) is convex, so its
+// Line searches along the Newton direction of SAP (docs/notes/sap-and-deformables.md §1.5). ℓ(α) is convex, so its
 // derivative is monotone and the exact search is a bracketed 1-D root find.
 
 #include <functional>

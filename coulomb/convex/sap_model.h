@@ -1,6 +1,6 @@
 #pragma once
 // The participating part of a SapProblem, in the compact form the Newton iteration works on
-// (spec §1: only cliques touched by a constraint enter the solve; the others keep v = v*).
+// (docs/notes/sap-and-deformables.md §1: only cliques touched by a constraint enter the solve; the others keep v = v*).
 // J is stacked over all constraints as one sparse matrix over the participating velocities.
 
 #include <Eigen/Dense>

@@ -1,5 +1,5 @@
 #pragma once
-// SAP's Newton method (Castro et al. 2022; spec sap-and-deformables.md §1.5): minimizes the
+// SAP's Newton method (Castro et al. 2022; docs/notes/sap-and-deformables.md §1.5): minimizes the
 // convex ℓ(v) of SapProblem over the participating velocities with an exact (or backtracking)
 // line search. The stopping test runs before each factorization, so a warm start that is
 // already optimal costs no factorization. Failures are values: the result says why.

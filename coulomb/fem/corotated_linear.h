@@ -1,6 +1,6 @@
 #pragma once
-// The corotated linear material with R0 frozen from the previous step (paper 2 §IV; spec
-// sap-and-deformables.md §2.1), on linear tetrahedra:
+// The corotated linear material with R0 frozen from the previous step (paper 2 §IV;
+// docs/notes/sap-and-deformables.md §2.1), on linear tetrahedra:
 //   F = D_s D_m⁻¹,  ε = sym(R0ᵀ F) − I,  Ψ = μ ε:ε + (λ/2) (tr ε)²,  P = 2μ R0 ε + λ tr(ε) R0,
 // with R0 the rotation of the polar decomposition of the previous step's F. Since ε is affine in
 // the vertex positions, the elastic energy is a convex quadratic within a step: the stiffness is

@@ -1,6 +1,6 @@
 #pragma once
 // The deformable part of a scene: FEM bodies and the attachments that tie their vertices to
-// rigid bodies (paper 2's soft fingers; spec sap-and-deformables.md §2.4: holonomic, rigid,
+// rigid bodies (paper 2's soft fingers; docs/notes/sap-and-deformables.md §2.4: holonomic, rigid,
 // β = 0.1). Vertices fixed in the world are FemBody::fixed_vertices (Dirichlet) instead.
 
 #include <Eigen/Dense>

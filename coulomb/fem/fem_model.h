@@ -1,5 +1,5 @@
 #pragma once
-// One volumetric deformable body (paper 2; spec sap-and-deformables.md §0 and §2.2): a tet mesh
+// One volumetric deformable body (paper 2; docs/notes/sap-and-deformables.md §0 and §2.2): a tet mesh
 // with the corotated linear material (or a nonlinear one), lumped or consistent mass, Rayleigh
 // damping D = α M + β K, gravity, and Dirichlet (fixed) vertices, integrated by paper 2's θ-method
 // with forces at the end of the step (θ = 1) and positions x = x0 + δt ((1 − θ_vq) v0 + θ_vq v).
@@ -69,7 +69,7 @@ FemState MakeRestState(const FemBody& body);
 // fixed vertices' rows and columns replaced by the identity (their velocity is 0). Its solution
 // without contact is the free motion v*.
 // Nonlinear materials find v* by Newton first and linearize there (A = tangent at v*,
-// rhs = A v*), so SAP sees the same linear model either way (spec §0).
+// rhs = A v*), so SAP sees the same linear model either way (docs/notes/sap-and-deformables.md §0).
 struct FemStepSystem {
   Eigen::SparseMatrix<double> A;
   Eigen::VectorXd rhs;

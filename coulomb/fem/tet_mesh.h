@@ -1,5 +1,5 @@
 #pragma once
-// Linear tetrahedral meshes for FEM bodies (paper 2; spec sap-and-deformables.md §2): vertex
+// Linear tetrahedral meshes for FEM bodies (paper 2; docs/notes/sap-and-deformables.md §2): vertex
 // positions and 4-vertex elements, checked for what breaks a simulation (inverted or degenerate
 // elements, indices out of range, non-finite coordinates), with the boundary surface.
 

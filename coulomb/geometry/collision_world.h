@@ -1,5 +1,5 @@
 #pragma once
-// The collision geometry of a model and the first stage of a step (DESIGN.md):
+// The collision geometry of a model and the first stage of a step (docs/DESIGN.md):
 // FindContacts(world, body poses) → ContactSet.
 //
 // Each geometry is attached to a body (or to the world) with a fixed pose X_BG and a material.

@@ -1,5 +1,5 @@
 #pragma once
-// The output of collision detection for one step (DESIGN.md step 1): contact points between
+// The output of collision detection for one step (docs/DESIGN.md step 1): contact points between
 // bodies of a model, consumed by contact::BuildContactProblem.
 
 #include <Eigen/Dense>

@@ -2,7 +2,7 @@
 // Narrow phase: contact points between two posed shapes, with analytic routines that give
 // manifolds (a box on a half-space touches at its four corners, so stacks rest on four points).
 //
-// Conventions (DESIGN.md): for the pair (A, B) the normal n points from B into A; φ is the
+// Conventions (docs/DESIGN.md): for the pair (A, B) the normal n points from B into A; φ is the
 // signed distance along n (negative: penetration); the point is midway between the two witness
 // points. Points are reported when φ ≤ margin.
 

@@ -1,7 +1,7 @@
 #pragma once
 // The signed distance from a point to a shape, with the nearest surface point and the outward
 // normal there, all in the shape's frame G (SI units). Deformable bodies touch rigid shapes at
-// their surface vertices (paper 2 §V; spec sap-and-deformables.md §2.4), so this is the only
+// their surface vertices (paper 2 §V; docs/notes/sap-and-deformables.md §2.4), so this is the only
 // query a vertex contact needs. Analytic for every primitive: these closed forms are exact and
 // cheaper than a general convex routine; meshes by their faces.
 

@@ -33,7 +33,7 @@ struct Body {
 };
 
 // q_joint = multiplier · q_mimicked + offset (URDF <mimic>), a holonomic coupler between two
-// 1-dof joints. Enforced by the SAP formulation (spec §1.3).
+// 1-dof joints. Enforced by the SAP formulation (docs/notes/sap-and-deformables.md §1.3).
 struct JointCoupler {
   int body = 0;           // the body whose joint follows
   int mimicked_body = 0;  // the body whose joint leads

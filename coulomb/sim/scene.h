@@ -1,5 +1,5 @@
 #pragma once
-// A scene: everything a run needs (DESIGN.md: the Model built from a scene file), as plain data.
+// A scene: everything a run needs (docs/DESIGN.md: the Model built from a scene file), as plain data.
 // io/scene_file.h builds it from YAML; the C++ API can fill it directly.
 
 #include <string>

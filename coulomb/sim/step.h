@@ -1,6 +1,6 @@
 #pragma once
 // One time step of a rigid-body model with contact, and of FEM bodies when there are any, the
-// stages of DESIGN.md read top to bottom:
+// stages of docs/DESIGN.md read top to bottom:
 //   1. geometry::FindContacts        → ContactSet (and fem::FindDeformableContacts)
 //   2. contact::BuildContactProblem  → ContactProblem
 //   3. the formulation (velocity-level LCP, cone complementarity, paper 1's acceleration LCP,
@@ -85,7 +85,7 @@ struct StepReport {
   // part is the slip, and the predicted gap φ + h u_n (m). Forces are impulses / h.
   Eigen::VectorXd contact_velocities;
   Eigen::VectorXd gaps;
-  ContactMetrics metrics;  // spec §7 accuracy measures of this step's solution
+  ContactMetrics metrics;  // docs/notes/complementarity.md §7 accuracy measures of this step's solution
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)
   int factorizations = 0;     // how many (SAP)

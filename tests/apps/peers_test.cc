@@ -246,8 +246,8 @@ TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
 TEST(PeersCli, SolverProblemsReportAndProfile) {
   const std::filesystem::path data = std::filesystem::temp_directory_path() / "coulomb_peers_data";
   const std::filesystem::path src =
-      std::filesystem::path(COULOMB_SHARED_DATA) / "siconos/FrictionContact";
-  if (!std::filesystem::exists(src)) GTEST_SKIP() << "no shared data";
+      std::filesystem::path(COULOMB_DATA_DIR) / "siconos/FrictionContact";
+  ASSERT_TRUE(std::filesystem::exists(src)) << "missing from data/";
   std::filesystem::remove_all(data);
   std::filesystem::create_directories(data / "siconos/FrictionContact");
   for (const char* name : {"FC3D_Example1.dat", "Rover4609.dat", "GFC3D_Example0.dat"}) {

@@ -107,12 +107,10 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
   EXPECT_NE(r.out.find("exact, backtracking"), std::string::npos) << r.out;
   // A scene with joint limits warns when the formulation does not enforce them.
   const std::string iiwa = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/iiwa_hold.yaml";
-  if (std::filesystem::exists(std::string(COULOMB_SHARED_DATA))) {
-    r = RunCli("run " + iiwa + " --duration 0.002 --quiet");
-    EXPECT_NE(r.out.find("ignores 7 joint limit(s)"), std::string::npos) << r.out;
-    r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation sap");
-    EXPECT_EQ(r.out.find("ignores"), std::string::npos) << r.out;
-  }
+  r = RunCli("run " + iiwa + " --duration 0.002 --quiet");
+  EXPECT_NE(r.out.find("ignores 7 joint limit(s)"), std::string::npos) << r.out;
+  r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation sap");
+  EXPECT_EQ(r.out.find("ignores"), std::string::npos) << r.out;
 }
 
 TEST(RunCli, BadInputExitsTwoNamingTheCause) {

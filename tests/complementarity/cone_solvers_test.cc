@@ -141,7 +141,7 @@ TEST(ConeSolvers, BadInputIsReported) {
 
 TEST(ConeSolvers, SiconosFrictionContactData) {
   const std::filesystem::path dir =
-      std::filesystem::path(COULOMB_SHARED_DATA) / "siconos" / "FrictionContact";
+      std::filesystem::path(COULOMB_DATA_DIR) / "siconos" / "FrictionContact";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   ConeSolverSettings settings;
   settings.tolerance = 1e-8;

@@ -1,5 +1,5 @@
 // Every LCP file of Siconos' test collection: certified by the portfolio, or shown unsolvable
-// by enumeration. Skipped when ../shared/data is not beside the checkout.
+// by enumeration. The files are in data/siconos/LCP.
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(SiconosLcpData, EveryFileIsCertifiedOrProvenUnsolvable) {
-  const fs::path dir = testing::SharedData("siconos/LCP");
-  if (!fs::is_directory(dir)) GTEST_SKIP() << "no shared data at " << dir;
+  const fs::path dir = testing::DataFile("siconos/LCP");
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing from data/";
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".dat") continue;
@@ -39,9 +39,9 @@ TEST(SiconosLcpData, EveryFileIsCertifiedOrProvenUnsolvable) {
 }
 
 TEST(SiconosLcpData, SparseBlockFileMatchesItsDenseTwin) {
-  const std::string dense = testing::SharedData("siconos/LCP/lcp_trivial.dat");
-  const std::string block = testing::SharedData("siconos/LCP/lcp_trivial_block.dat");
-  if (!fs::exists(dense) || !fs::exists(block)) GTEST_SKIP() << "no shared data";
+  const std::string dense = testing::DataFile("siconos/LCP/lcp_trivial.dat");
+  const std::string block = testing::DataFile("siconos/LCP/lcp_trivial_block.dat");
+  ASSERT_TRUE(fs::exists(dense) && fs::exists(block)) << "missing from data/";
   const auto a = ReadLcpFile(dense);
   const auto b = ReadLcpFile(block);
   ASSERT_TRUE(a.ok() && b.ok());
@@ -53,8 +53,8 @@ TEST(SiconosLcpData, SparseBlockFileMatchesItsDenseTwin) {
 }
 
 TEST(SiconosLcpData, MurtyFileIsReadColumnMajor) {
-  const std::string path = testing::SharedData("siconos/LCP/lcp_exp_murty.dat");
-  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  const std::string path = testing::DataFile("siconos/LCP/lcp_exp_murty.dat");
+  ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadLcpFile(path);
   ASSERT_TRUE(p.ok());
   // The file prints columns: Murty's matrix is then upper triangular (data README).

@@ -66,7 +66,7 @@ void ExpectInclineSlide(const ExampleRun& run) {
                                 Position(run, "cube", run.recording.frames.front());
   EXPECT_NEAR(moved.norm(), analytic, 0.01 * analytic);
   EXPECT_LT(run.summary.max_penetration, 1e-6);
-  // Coulomb's law with maximum dissipation, measured on every step's solution (spec §7).
+  // Coulomb's law with maximum dissipation, measured on every step's solution (docs/notes/complementarity.md §7).
   EXPECT_LT(run.summary.worst.cone, 1e-9);
   EXPECT_LT(run.summary.worst.misalignment, 1e-6);
   EXPECT_LT(run.summary.worst.dissipation, 1e-6);
@@ -192,8 +192,8 @@ TEST_P(Examples, PainleveRodNeitherPenetratesNorGainsEnergy) {
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   EXPECT_LT(run.summary.max_penetration, 1e-4);
   // Energy may only be dissipated, checked frame by frame (kinetic + potential), except for the
-  // lift of "gliding" (a positive normal velocity while sliding, spec §7): SAP's convex
-  // relaxation has it by design (sap-and-deformables.md §1.2), the LCP and cone formulations
+  // lift of "gliding" (a positive normal velocity while sliding, docs/notes/complementarity.md §7): SAP's convex
+  // relaxation has it by design (docs/notes/sap-and-deformables.md §1.2), the LCP and cone formulations
   // must not, so the allowance m·g·h·gliding per step is zero for them.
   multibody::Data data = multibody::MakeData(run.scene.model);
   const double weight = run.scene.model.TotalMass() * run.scene.model.gravity.norm();

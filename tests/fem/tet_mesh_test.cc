@@ -1,5 +1,5 @@
 // Tetrahedral meshes: the generated box against exact volume and boundary counts, the three file
-// readers against each other and against known geometry (files from ../shared/data), and bad
+// readers against each other and against known geometry (files from data/), and bad
 // input named down to the element.
 #include "coulomb/fem/tet_mesh.h"
 
@@ -14,7 +14,7 @@
 namespace coulomb {
 namespace {
 
-const std::string kMeshes = std::string(COULOMB_SHARED_DATA) + "/meshes/";
+const std::string kMeshes = std::string(COULOMB_DATA_DIR) + "/meshes/";
 
 TEST(TetMesh, BoxMeshHasExactVolumeAndAClosedBoundary) {
   const fem::TetMesh mesh = fem::MakeBoxMesh(Eigen::Vector3d(0.5, 0.25, 0.1), {4, 3, 2});
@@ -92,7 +92,7 @@ TEST(TetMesh, InvertedAndDegenerateElementsAreNamed) {
 
 TEST(TetMeshFile, GmshCubeIsTheUnitCube) {
   const auto file = io::ReadTetMeshFile(kMeshes + "ipc/tetMeshes/cube.msh");
-  if (!std::filesystem::exists(kMeshes)) GTEST_SKIP() << "no shared data";
+  ASSERT_TRUE(std::filesystem::exists(kMeshes)) << "missing from data/";
   ASSERT_TRUE(file.ok()) << file.error().ToString();
   EXPECT_EQ(file.value().mesh.num_vertices(), 8);
   EXPECT_EQ(file.value().mesh.num_tets(), 6);
@@ -102,7 +102,7 @@ TEST(TetMeshFile, GmshCubeIsTheUnitCube) {
 // sfepy ships the same cylinder as Medit and as VTK: the two readers must agree, and the
 // volume must be that of the inscribed polygonal cylinder.
 TEST(TetMeshFile, MeditAndVtkCylindersAgree) {
-  if (!std::filesystem::exists(kMeshes)) GTEST_SKIP() << "no shared data";
+  ASSERT_TRUE(std::filesystem::exists(kMeshes)) << "missing from data/";
   const auto medit = io::ReadTetMeshFile(kMeshes + "sfepy/cylinder.mesh");
   const auto vtk = io::ReadTetMeshFile(kMeshes + "sfepy/cylinder.vtk");
   ASSERT_TRUE(medit.ok()) << medit.error().ToString();

@@ -1,5 +1,5 @@
-// Hertz contact (K. L. Johnson, Contact Mechanics, ch. 4; formulas in shared/data/README.md
-// §4b): a rigid sphere of radius R pressed δ into an elastic half-space carries
+// Hertz contact (K. L. Johnson, Contact Mechanics, 1985, ch. 4; formulas in
+// docs/notes/hertz.md): a rigid sphere of radius R pressed δ into an elastic half-space carries
 // F = (4/3) E* √R δ^{3/2}, E* = E / (1 − ν²), over a contact radius a = √(R δ). Modelled as a
 // wide block (half-width and depth 21 a) clamped at the bottom, meshed uniformly over the
 // contact zone and geometrically coarser away from it, pressed by a static sphere: vertex

@@ -1,5 +1,5 @@
 // The SAP formulation end to end (scene → sim::Simulate), against analytic answers: the
-// regularized stiction slip σ·δt·g (spec sap-and-deformables.md §1.1), a pendulum on a distance
+// regularized stiction slip σ·δt·g (docs/notes/sap-and-deformables.md §1.1), a pendulum on a distance
 // constraint, joint limits, a mimic-coupled gripper, a welded chain, implicit PD drives.
 
 #include <gtest/gtest.h>
@@ -34,9 +34,9 @@ double JointPosition(const SceneRun& run, const std::string& joint, const sim::F
 }
 
 // A flat 0.2 × 0.2 × 0.02 m, 1 kg plate at rest on a 30° incline with μ = 0.7 > tan 30°: it
-// sticks, up to SAP's regularized stiction (spec §1.1). Each of its 4 corner contacts takes
+// sticks, up to SAP's regularized stiction (docs/notes/sap-and-deformables.md §1.1). Each of its 4 corner contacts takes
 // γ_t = v_s / R_t with R_t = σ w_t, so v_s = σ w_t m g sin θ δt / 4. w_t is the tangential
-// diagonal of the contact's Delassus estimate W = J diag(M)⁻¹ Jᵀ, floored by ‖W‖_F / 3 (spec
+// diagonal of the contact's Delassus estimate W = J diag(M)⁻¹ Jᵀ, floored by ‖W‖_F / 3 (docs/notes/sap-and-deformables.md
 // §1.1). (The plate is flat so that no corner is unloaded enough to slide.)
 double StictionSlipSpeed(double sigma) {
   const std::string yaml = R"(

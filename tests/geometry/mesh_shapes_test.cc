@@ -17,7 +17,7 @@
 namespace coulomb::geometry {
 namespace {
 
-const std::string kMeshes = std::string(COULOMB_SHARED_DATA) + "/meshes/ipc/triMeshes/";
+const std::string kMeshes = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes/";
 
 Transform At(const Eigen::Vector3d& p, const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
   return {R, p};

@@ -12,7 +12,7 @@ extern "C" {  // the test reads the global problem with libfclib itself, indepen
 }
 
 #include "coulomb/complementarity/cone_solvers.h"
-#include "coulomb/formulations/trinkle/trinkle_generator.h"
+#include "apps/coulomb/trinkle/trinkle_generator.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb {
@@ -42,8 +42,8 @@ TEST(FclibFile, GeneratedProblemRoundTripsExactly) {
 }
 
 TEST(FclibFile, ReadsTheFclibTestProblem) {
-  const std::string path = testing::SharedData("fclib/local_problem_test.hdf5");
-  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  const std::string path = testing::DataFile("fclib/local_problem_test.hdf5");
+  ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadFclibLocal(path);
   ASSERT_TRUE(p.ok()) << p.error().ToString();
   // data/README.md: "Boxes Stack", 48 contacts, W 144 × 144.
@@ -79,15 +79,15 @@ Eigen::MatrixXd Dense(const fclib_matrix& m) {
   return out;
 }
 
-// A global problem (FCLib's Box_Stacks, 450 DoF) is condensed and solved; the certificate is
+// A global problem (an LMGC90 dump of Siconos' tests, 9 contacts, 162 DoF) is condensed and solved; the certificate is
 // computed from the raw global data with a dense Cholesky of M, not from the condensed W, q:
 // v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
 TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquations) {
-  const std::string path = std::string(COULOMB_SHARED_DATA) + "/faf/Box_Stacks-i0035-31-0.hdf5";
-  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  const std::string path = std::string(COULOMB_DATA_DIR) + "/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5";
+  ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadFrictionContactFile(path);
   ASSERT_TRUE(p.ok()) << p.error().ToString();
-  EXPECT_NE(p.value().name.find("global, 450 DoF"), std::string::npos) << p.value().name;
+  EXPECT_NE(p.value().name.find("global, 162 DoF"), std::string::npos) << p.value().name;
   const FrictionContactResult result =
       SolveFrictionContact(p.value(), ConeSolverKind::kPortfolio, ConeSolverSettings{});
   ASSERT_TRUE(result.solved()) << result.message;
@@ -120,8 +120,8 @@ TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquation
 TEST(FclibFile, SiconosGlobalDatFilesAreRefusedNotMisread) {
   // GFC3D_Example00's M is 3 × 3 for one contact, so it parses as a local problem up to μ.
   for (const char* name : {"GFC3D_Example00.dat", "GFC3D_Example0.dat"}) {
-    const std::string path = std::string(COULOMB_SHARED_DATA) + "/siconos/FrictionContact/" + name;
-    if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+    const std::string path = std::string(COULOMB_DATA_DIR) + "/siconos/FrictionContact/" + name;
+    ASSERT_TRUE(fs::exists(path)) << "missing from data/";
     const auto p = ReadFrictionContactFile(path);
     ASSERT_FALSE(p.ok()) << name;
     EXPECT_NE(p.error().reason.find("global (GFC3D)"), std::string::npos) << p.error().ToString();

@@ -20,7 +20,7 @@ InputError ErrorOf(const std::string& text) {
 // (one tree, 7 + 16 DoFs), and `self_collision: false` keeps the overlapping primitive links of
 // the arm — and the hand it carries — from colliding with each other, but not with the world.
 TEST(SceneFile, UrdfMountedOnAParentWithoutSelfCollision) {
-  const std::string data = COULOMB_SHARED_DATA;
+  const std::string data = COULOMB_DATA_DIR;
   const std::string text =
       "coulomb: 1\nbodies:\n  - {name: ball, position: [0.6, 0, 0.3], "
       "shapes: [{type: sphere, radius: 0.05}]}\nurdf:\n"
@@ -124,7 +124,7 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_NE(e.reason.find("fixed body"), std::string::npos);
   // Mean dilatation needs hexahedral cells, which a mesh file does not have.
   e = ErrorOf("coulomb: 1\ndeformables:\n  - name: t\n    mesh: {type: file, path: " +
-              std::string(COULOMB_SHARED_DATA) +
+              std::string(COULOMB_DATA_DIR) +
               "/drake/examples/multibody/deformable/models/teddy.vtk}\n"
               "    material: mooney_rivlin\n"
               "    mooney_rivlin: {c1: 1e5, c2: 0, bulk_modulus: 1e8, mean_dilatation: true}\n");
@@ -197,7 +197,7 @@ TEST(SceneFile, DeformableBodies) {
   e = ErrorOf(head + "  - {mesh: {type: file, path: nowhere.msh}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.path");
   const std::string teddy =
-      std::string(COULOMB_SHARED_DATA) + "/drake/examples/multibody/deformable/models/teddy.vtk";
+      std::string(COULOMB_DATA_DIR) + "/drake/examples/multibody/deformable/models/teddy.vtk";
   e = ErrorOf(head + "  - {mesh: {type: file, path: \"" + teddy + "\", scale: 0}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.scale");
   e = ErrorOf(head + "  - {mesh: {type: ball, radius: 0.1}, friction: -0.5}\n");
@@ -231,7 +231,7 @@ namespace {
 // Mesh shapes: `mesh` is the convex hull of an OBJ file on any body, with the hull's mass
 // properties; `trimesh` is the file's surface, static only.
 TEST(SceneFile, MeshShapesFromObjFiles) {
-  const std::string dir = std::string(COULOMB_SHARED_DATA) + "/meshes/ipc/triMeshes";
+  const std::string dir = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes";
   const std::string text =
       "coulomb: 1\nbodies:\n"
       "  - {name: floor, joint: fixed, shapes: [{type: trimesh, file: erleben/internal_edges.obj, "
@@ -253,7 +253,7 @@ TEST(SceneFile, MeshShapesFromObjFiles) {
 }
 
 TEST(SceneFile, MeshShapeErrorsNameTheField) {
-  const std::string dir = std::string(COULOMB_SHARED_DATA) + "/meshes/ipc/triMeshes";
+  const std::string dir = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes";
   const auto error = [&](const std::string& shape) {
     const auto scene = io::ParseScene(
         "coulomb: 1\nbodies:\n  - {name: b, position: [0, 0, 1], mass: 1,\n"

@@ -1,4 +1,4 @@
-// URDF import on the robots in ../shared/data/robots and on small broken files.
+// URDF import on the robots in data/robots and on small broken files.
 
 #include "coulomb/multibody/urdf_import.h"
 
@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 UrdfOptions DrakeModels() {
   UrdfOptions options;
-  options.package_map["drake_models"] = testing::SharedData("robots/drake_models");
+  options.package_map["drake_models"] = testing::DataFile("robots/drake_models");
   return options;
 }
 
@@ -39,9 +39,9 @@ double MassInFile(const std::string& path) {
 }
 
 TEST(UrdfImport, IiwaHasSevenDofsAndTheFilesMass) {
-  const std::string path = testing::SharedData(
+  const std::string path = testing::DataFile(
       "robots/drake_models/iiwa_description/urdf/iiwa14_primitive_collision.urdf");
-  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto r = ReadUrdf(path, DrakeModels());
   ASSERT_TRUE(r.ok()) << r.error().ToString();
   EXPECT_EQ(r.value().model.nv, 7);
@@ -55,9 +55,9 @@ TEST(UrdfImport, IiwaHasSevenDofsAndTheFilesMass) {
 }
 
 TEST(UrdfImport, AllegroHandHasSixteenDofs) {
-  const std::string path = testing::SharedData(
+  const std::string path = testing::DataFile(
       "robots/drake_models/allegro_hand_description/urdf/allegro_hand_description_right.urdf");
-  if (!fs::exists(path)) GTEST_SKIP() << "no shared data";
+  ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto r = ReadUrdf(path, DrakeModels());
   ASSERT_TRUE(r.ok()) << r.error().ToString();
   EXPECT_EQ(r.value().model.nv, 16);

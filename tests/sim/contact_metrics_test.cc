@@ -1,4 +1,4 @@
-// The accuracy measures of spec §7 on hand-made solutions whose violations are known.
+// The accuracy measures of docs/notes/complementarity.md §7 on hand-made solutions whose violations are known.
 
 #include "coulomb/sim/contact_metrics.h"
 

@@ -23,8 +23,8 @@ inline ::testing::AssertionResult IsCertifiedSolution(const LcpProblem& problem,
          << ", message: " << result.message;
 }
 
-inline std::string SharedData(const std::string& relative) {
-  return std::string(COULOMB_SHARED_DATA) + "/" + relative;
+inline std::string DataFile(const std::string& relative) {
+  return std::string(COULOMB_DATA_DIR) + "/" + relative;
 }
 
 }  // namespace coulomb::testing

@@ -19,7 +19,7 @@ std::string ExamplesDir(const Paper2Options& o) {
 }
 
 std::string DataDir(const Paper2Options& o) {
-  return o.data.empty() ? std::string(COULOMB_SHARED_DATA) : o.data;
+  return o.data.empty() ? std::string(COULOMB_DATA_DIR) : o.data;
 }
 
 // The scene of a case: its file with the case's replacements, each of which must apply (a

@@ -4,7 +4,7 @@
 // Dantzig fails: those fallbacks are counted as failures.
 //
 // Bullet combines friction by multiplying the two objects' coefficients, so every object gets
-// √μ and every pair sees μ (rule 3 of ../shared/specs/peers.md).
+// √μ and every pair sees μ (rule 3 of docs/notes/peers.md).
 
 #include <BulletDynamics/MLCPSolvers/btDantzigSolver.h>
 #include <BulletDynamics/MLCPSolvers/btMLCPSolver.h>

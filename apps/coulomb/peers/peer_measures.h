@@ -1,5 +1,5 @@
 #pragma once
-// Engine-independent measures of a peer run (../shared/specs/peers.md, rule 1): computed from
+// Engine-independent measures of a peer run (docs/notes/peers.md, rule 1): computed from
 // the recorded body poses alone, with the same geometry code for every engine, so that no
 // engine is judged by its own contact detection.
 

@@ -1,6 +1,6 @@
 #pragma once
 // The scenes of `coulomb bench peers`, defined once and handed unchanged to every engine
-// (../shared/specs/peers.md, rule 1). A scene is plain data: boxes and spheres with mass and
+// (docs/notes/peers.md, rule 1). A scene is plain data: boxes and spheres with mass and
 // initial state, static planes, hinges, an optional ramped torque. Each engine adapter builds
 // its own model from it; nothing here knows any engine.
 //

@@ -263,7 +263,7 @@ int RunPeersBench(const PeersBenchOptions& options) {
   std::vector<ProblemRun> problems;
   std::vector<std::string> skipped;
   if (options.part != "scenes") {
-    const std::string data = options.data.empty() ? COULOMB_SHARED_DATA : options.data;
+    const std::string data = options.data.empty() ? COULOMB_DATA_DIR : options.data;
     problems = RunFrictionProblems(FrictionProblemFiles(data), options.tolerance, skipped);
     report += "\n## 3D frictional contact problems\n\n" +
               FormatProblemTables(problems, options.tolerance);

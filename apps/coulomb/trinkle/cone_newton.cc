@@ -1,11 +1,11 @@
-#include "coulomb/formulations/trinkle/cone_newton.h"
+#include "apps/coulomb/trinkle/cone_newton.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 
 namespace coulomb::trinkle {
 namespace {

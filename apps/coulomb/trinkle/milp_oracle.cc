@@ -1,4 +1,4 @@
-#include "apps/coulomb/milp_oracle.h"
+#include "apps/coulomb/trinkle/milp_oracle.h"
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/complementary_basis.h"

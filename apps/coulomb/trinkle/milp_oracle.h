@@ -1,5 +1,5 @@
 #pragma once
-// Ground truth of existence for an LCP by mixed-integer feasibility (spec §6.2), for the
+// Ground truth of existence for an LCP by mixed-integer feasibility (docs/notes/complementarity.md §6.2), for the
 // benchmark only: binaries y_i choose which side of each complementary pair is zero,
 //   0 ≤ z_i ≤ U y_i,   0 ≤ (M z + q)_i ≤ U (1 − y_i),
 // solved with COIN-OR CBC (Debian coinor-libcbc-dev, EPL) on the symmetrically scaled problem.

@@ -1,10 +1,10 @@
-#include "coulomb/formulations/trinkle/painleve_rod.h"
+#include "apps/coulomb/trinkle/painleve_rod.h"
 
 #include <cmath>
 
 #include "coulomb/complementarity/enumeration.h"
-#include "coulomb/formulations/trinkle/trinkle_scenes.h"
-#include "coulomb/formulations/trinkle/trinkle_solver.h"
+#include "apps/coulomb/trinkle/trinkle_scenes.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
 
 namespace coulomb::trinkle {
 

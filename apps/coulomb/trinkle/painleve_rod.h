@@ -8,7 +8,7 @@
 // rotating rod. This module builds the rod as a TrinkleProblem and counts the solutions of its
 // LCP by enumeration, so the map over (μ, θ) can be compared with the closed form.
 
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
 
 namespace coulomb::trinkle {
 

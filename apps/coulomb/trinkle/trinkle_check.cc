@@ -1,4 +1,4 @@
-#include "coulomb/formulations/trinkle/trinkle_check.h"
+#include "apps/coulomb/trinkle/trinkle_check.h"
 
 #include <fmt/format.h>
 

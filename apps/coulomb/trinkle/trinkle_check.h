@@ -8,9 +8,9 @@
 // the soft-finger bounds of §2.5; zero friction for the frictionless problem.
 // Tolerances are relative: forces to 1 + ‖c‖∞, accelerations to 1 + ‖a‖∞.
 
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
-#include "coulomb/formulations/trinkle/trinkle_solution.h"
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_solution.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 
 namespace coulomb::trinkle {
 

@@ -1,4 +1,4 @@
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "coulomb/formulations/trinkle/trinkle_scenes.h"
+#include "apps/coulomb/trinkle/trinkle_scenes.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 
 #include <Eigen/Dense>
 
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
 
 namespace coulomb::trinkle {
 

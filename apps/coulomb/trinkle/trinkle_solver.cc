@@ -1,11 +1,11 @@
-#include "coulomb/formulations/trinkle/trinkle_solver.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 
 namespace coulomb::trinkle {
 

@@ -15,9 +15,9 @@
 // (Proposition 1, generalized to any circumscribing polygon), which the checker confirms.
 
 #include "coulomb/complementarity/lcp_solvers.h"
-#include "coulomb/formulations/trinkle/trinkle_check.h"
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
-#include "coulomb/formulations/trinkle/trinkle_solution.h"
+#include "apps/coulomb/trinkle/trinkle_check.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_solution.h"
 
 namespace coulomb::trinkle {
 

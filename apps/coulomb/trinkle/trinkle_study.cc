@@ -1,4 +1,4 @@
-#include "apps/coulomb/trinkle_study.h"
+#include "apps/coulomb/trinkle/trinkle_study.h"
 
 #include <fmt/format.h>
 
@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "apps/coulomb/milp_oracle.h"
+#include "apps/coulomb/trinkle/milp_oracle.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/enumeration.h"
 #include "coulomb/complementarity/lcp_solvers.h"
-#include "coulomb/formulations/trinkle/trinkle_generator.h"
-#include "coulomb/formulations/trinkle/trinkle_solver.h"
+#include "apps/coulomb/trinkle/trinkle_generator.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
 #include "coulomb/io/fclib_file.h"
 #include "coulomb/io/lcp_file.h"
 

@@ -1,4 +1,4 @@
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 
 #include <cmath>
 

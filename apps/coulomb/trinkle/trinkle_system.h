@@ -15,7 +15,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "coulomb/formulations/trinkle/trinkle_problem.h"
+#include "apps/coulomb/trinkle/trinkle_problem.h"
 
 namespace coulomb::trinkle {
 

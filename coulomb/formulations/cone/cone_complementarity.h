@@ -1,5 +1,5 @@
 #pragma once
-// The cone complementarity formulation (spec §3.3–4): the exact Coulomb cone at the velocity
+// The cone complementarity formulation (docs/notes/complementarity.md §3.3–4): the exact Coulomb cone at the velocity
 // level, with De Saxcé's bipotential, K*_μ ∋ û ⊥ γ ∈ K_μ for the impulses γ and the contact
 // velocity u = W γ + q of LocalContactProblem. Unlike the pyramid LCP there is no polygonal
 // anisotropy and no relaxation (no spurious normal velocity while sliding, unlike the convex

@@ -1,5 +1,5 @@
 #pragma once
-// One SAP step of rigid trees and FEM bodies together (paper 2 §V; spec sap-and-deformables.md
+// One SAP step of rigid trees and FEM bodies together (paper 2 §V; docs/notes/sap-and-deformables.md
 // §2.3–2.4). Rigid trees are cliques as in sap_formulation.h. Each deformable body with
 // contacts or attachments becomes one more clique over its participating DoFs only: its step
 // matrix A is factored once with the other DoFs eliminated first, giving both v* and the Schur

@@ -1,11 +1,11 @@
 #pragma once
-// The convex (SAP) formulation of a rigid-body step (Castro et al. 2022; paper 2 §III; spec
-// sap-and-deformables.md §0–1): the next velocity minimizes
+// The convex (SAP) formulation of a rigid-body step (Castro et al. 2022; paper 2 §III;
+// docs/notes/sap-and-deformables.md §0–1): the next velocity minimizes
 //   ℓ(v) = ½ ‖v − v*‖²_A + Σ contacts, limits, couplers, drives ℓ_i(J_i v),
 // with one clique per articulated tree (A = M + δt·D, joint damping implicit) and every
 // constraint regularized (near-rigid β, friction σ). Unlike the complementarity formulations it
 // always has a unique solution, found by Newton's method; the price is a regularized Coulomb
-// law: stiction slips at about σ·δt·g, and sliding contacts glide apart slightly (spec §1.2).
+// law: stiction slips at about σ·δt·g, and sliding contacts glide apart slightly (docs/notes/sap-and-deformables.md §1.2).
 
 #include <Eigen/Dense>
 #include <optional>
@@ -25,12 +25,12 @@ struct SapParams {
   convex::SapSolverParams solver;
   // τ_d of every contact, s: the normal bias is v̂ = −φ0/(δt + τ_d), and for compliant contacts
   // (material compliance > 0) the damping is d = τ_d·k. Unset: one time step, which makes the
-  // near-rigid contact critically damped as SAP does for holonomic constraints (spec §1.3);
+  // near-rigid contact critically damped as SAP does for holonomic constraints (docs/notes/sap-and-deformables.md §1.3);
   // τ_d = 0 leaves it an undamped spring that bounces back what an impact pushed in.
   std::optional<double> dissipation_time_scale;
   bool joint_limits = true;  // enforce finite limits of 1-dof joints
-  // How a deformable clique estimates the Delassus diagonal of its contacts (spec §1.1):
-  // kDiagonal uses diag(Â)⁻¹ as for rigid trees (spec §6, Drake); kExact uses diag(Â⁻¹).
+  // How a deformable clique estimates the Delassus diagonal of its contacts (docs/notes/sap-and-deformables.md §1.1):
+  // kDiagonal uses diag(Â)⁻¹ as for rigid trees (docs/notes/sap-and-deformables.md §6, Drake); kExact uses diag(Â⁻¹).
   // diag(Â) of a very stiff body is dominated by δt² K, so diag(Â)⁻¹ says a vertex barely moves
   // under an impulse when in fact it moves with the whole block; the near-rigid regularization
   // built on it is then so stiff that Newton stalls (paper 2's 20 GPa arch at δt = 40 ms).

@@ -1,5 +1,5 @@
 #pragma once
-// Paper 1's model as a time stepper (spec §4 "Impacts"): a step is
+// Paper 1's model as a time stepper (docs/notes/complementarity.md §4 "Impacts"): a step is
 //   1. an impact LCP for contacts approaching faster than `impact_speed` (Newton restitution,
 //      the velocity-level LCP with v* = v, i.e. no forces act during the impact);
 //   2. the acceleration-level contact problem of Trinkle et al. for the persistent contacts

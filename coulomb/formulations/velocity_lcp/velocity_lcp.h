@@ -1,5 +1,5 @@
 #pragma once
-// The velocity-level LCP formulation (Stewart–Trinkle / Anitescu–Potra, spec §4):
+// The velocity-level LCP formulation (Stewart–Trinkle / Anitescu–Potra, docs/notes/complementarity.md §4):
 // ContactProblem → Stewart–Trinkle LCP → impulses → v⁺.
 //
 // With d friction directions per contact (an inscribed polygon), the LCP has size n_c (d + 2);

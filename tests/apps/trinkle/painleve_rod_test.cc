@@ -1,7 +1,7 @@
 // The Painlevé rod map against the closed form (derived independently here, from the rod's
 // Newton–Euler equations, not from the formulation's code).
 
-#include "coulomb/formulations/trinkle/painleve_rod.h"
+#include "apps/coulomb/trinkle/painleve_rod.h"
 
 #include <gtest/gtest.h>
 

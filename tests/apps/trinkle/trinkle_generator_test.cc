@@ -1,10 +1,10 @@
-#include "coulomb/formulations/trinkle/trinkle_generator.h"
+#include "apps/coulomb/trinkle/trinkle_generator.h"
 
 #include <gtest/gtest.h>
 
 #include "coulomb/complementarity/lemke.h"
-#include "coulomb/formulations/trinkle/trinkle_solver.h"
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb::trinkle {

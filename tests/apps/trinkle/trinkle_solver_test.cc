@@ -1,16 +1,16 @@
 // Paper 1's model on scenes with closed-form answers. Every "solved" answer must also pass the
 // model checker (which SolveTrinkle runs; the tests re-run it to be sure).
 
-#include "coulomb/formulations/trinkle/trinkle_solver.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "coulomb/formulations/trinkle/cone_newton.h"
-#include "coulomb/formulations/trinkle/trinkle_scenes.h"
-#include "coulomb/formulations/trinkle/trinkle_system.h"
+#include "apps/coulomb/trinkle/cone_newton.h"
+#include "apps/coulomb/trinkle/trinkle_scenes.h"
+#include "apps/coulomb/trinkle/trinkle_system.h"
 
 namespace coulomb::trinkle {
 namespace {
