@@ -88,8 +88,8 @@ struct Row {
   double max_penetration = 0;
 };
 
-Row Run(int bodies, sim::FormulationKind formulation, double dt, double duration,
-        const sim::StepSettings& base) {
+Row Run(int bodies, const Formulation* formulation, double dt, double duration,
+        const FormulationSettings& base) {
   Expected<sim::Scene> loaded = io::ParseScene(ClutterScene(bodies, dt, duration), "clutter", ".");
   if (!loaded.ok()) throw std::runtime_error(loaded.error().ToString());
   sim::Scene scene = std::move(loaded.value());
@@ -100,7 +100,7 @@ Row Run(int bodies, sim::FormulationKind formulation, double dt, double duration
   const Eigen::VectorXd tau = Eigen::VectorXd::Zero(scene.model.nv);
   Row row;
   row.bodies = bodies;
-  row.formulation = std::string(sim::ToString(formulation));
+  row.formulation = std::string(formulation->name);
   row.steps = scene.NumSteps();
   const int settled_from = row.steps - row.steps / 3;
   double solve = 0, factor = 0;
@@ -166,14 +166,14 @@ double LogLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
 struct Options {
   std::string cholesky = std::string(convex::ToString(convex::SapSolverParams{}.linear_solver));
   std::string ordering = "amd", lcp_solver = "lemke";
-  double beta = sim::StepSettings{}.sap.regularization.beta;
-  double sigma = sim::StepSettings{}.sap.regularization.sigma;
+  double beta = FormulationSettings{}.sap.regularization.beta;
+  double sigma = FormulationSettings{}.sap.regularization.sigma;
   convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
   bool try_full_step = convex::LineSearchSettings{}.try_full_step;
 };
 
 // The runs' settings from the command-line names; empty (with a message) on a bad name.
-std::optional<sim::StepSettings> MakeSettings(const Options& options) {
+std::optional<FormulationSettings> MakeSettings(const Options& options) {
   const auto cholesky = convex::ParseSparseCholesky(options.cholesky);
   const auto ordering = convex::ParseFillOrdering(options.ordering);
   const auto lcp = ParseLcpSolverKind(options.lcp_solver);
@@ -182,7 +182,7 @@ std::optional<sim::StepSettings> MakeSettings(const Options& options) {
                options.cholesky, options.ordering, options.lcp_solver);
     return std::nullopt;
   }
-  sim::StepSettings settings;
+  FormulationSettings settings;
   settings.sap.solver.linear_solver = *cholesky;
   settings.sap.solver.ordering = *ordering;
   settings.sap.solver.lagged = options.lagged;
@@ -259,23 +259,20 @@ int Run(int argc, char** argv) {
                  "search the line (0)");
   CLI11_PARSE(app, argc, argv);
 
-  const std::optional<sim::StepSettings> settings = MakeSettings(options);
+  const std::optional<FormulationSettings> settings = MakeSettings(options);
   if (!settings) return 2;
   std::vector<Row> rows;
   PrintHeader();
   for (const int n : sizes) {
     for (const std::string& name : formulations) {
-      const auto kind = sim::ParseFormulationKind(name);
-      if (!kind) {
-        fmt::print(stderr, "unknown formulation '{}'\n", name);
+      const Formulation* formulation = FindFormulation(name);
+      if (formulation == nullptr) {
+        fmt::print(stderr, "unknown formulation '{}' ({})\n", name, FormulationNames());
         return 2;
       }
-      if ((*kind == sim::FormulationKind::kVelocityLcp && n > max_lcp) ||
-          (*kind == sim::FormulationKind::kCone && n > max_cone)) {
-        continue;
-      }
+      if ((name == "velocity-lcp" && n > max_lcp) || (name == "cone" && n > max_cone)) continue;
       try {
-        rows.push_back(Run(n, *kind, dt, duration, *settings));
+        rows.push_back(Run(n, formulation, dt, duration, *settings));
       } catch (const std::exception& e) {  // the generated scene failed to load
         fmt::print(stderr, "{} bodies, {}: {}\n", n, name, e.what());
         return 1;

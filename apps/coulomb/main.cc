@@ -1,5 +1,7 @@
 // The `coulomb` command-line tool.
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "apps/coulomb/trinkle/trinkle_study.h"
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
+#include "coulomb/formulations/formulation.h"
 
 namespace {
 
@@ -36,12 +39,21 @@ CLI::App* AddSolveCommand(CLI::App& app, coulomb::app::SolveOptions& solve) {
   return solve_cmd;
 }
 
+// One line per registered formulation: its name, what it is and its solvers.
+std::string FormulationHelp() {
+  std::string help;
+  for (const coulomb::Formulation* f : coulomb::Formulations()) {
+    help += fmt::format("{}: {} (solvers: {})\n", f->name, f->summary, f->solver_names);
+  }
+  return help;
+}
+
 // `coulomb run SCENE`: simulate a scene file.
 CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
   run_cmd->add_option("scene", run.scene, "scene file")->required();
   run_cmd->add_option("--formulation", run.formulation,
-                      "velocity-lcp | cone | trinkle | sap (default: the scene's)");
+                      FormulationHelp() + "(default: the scene's)");
   run_cmd->add_option("--solver", run.solver,
                       "LCP solver, cone solver, or SAP line search (exact | backtracking) of the "
                       "formulation (default: the scene's)");

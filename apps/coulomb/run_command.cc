@@ -22,14 +22,14 @@ int Fail(const std::string& message) {
 // Applies the command-line overrides; returns "" or what is wrong.
 std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   if (!o.formulation.empty()) {
-    const auto kind = sim::ParseFormulationKind(o.formulation);
-    if (!kind) {
-      return "--formulation: unknown '" + o.formulation + "' (" + sim::FormulationNames() + ")";
+    const Formulation* formulation = FindFormulation(o.formulation);
+    if (formulation == nullptr) {
+      return "--formulation: unknown '" + o.formulation + "' (" + FormulationNames() + ")";
     }
-    scene.settings.formulation = *kind;
+    scene.settings.formulation = formulation;
   }
   if (!o.solver.empty()) {
-    const std::string error = sim::SetSolverByName(o.solver, scene.settings);
+    const std::string error = scene.settings.formulation->select_solver(o.solver, scene.settings);
     if (!error.empty()) return "--solver: " + error;
   }
   if (o.time_step != 0) {
@@ -160,8 +160,8 @@ int RunInfo(const std::string& scene_path) {
     fmt::print("  deformable vertex contacts at t = 0: {}\n", vertex_contacts.size());
   }
   fmt::print("  time step {} s, duration {} s ({} steps), formulation {}, {} actuators\n",
-             scene.time_step, scene.duration, scene.NumSteps(),
-             sim::ToString(scene.settings.formulation), scene.actuators.size());
+             scene.time_step, scene.duration, scene.NumSteps(), scene.settings.formulation->name,
+             scene.actuators.size());
   return 0;
 }
 

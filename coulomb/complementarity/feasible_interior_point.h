@@ -18,7 +18,8 @@ namespace coulomb {
 struct FeasibleInteriorPointParams {
   int max_iterations = 300;  // paper 1's cap
   // Stop when wᵀz ≤ absolute_gap (paper 1: 1e-6; 0 disables) or when
-  // wᵀz / n ≤ relative_gap·(1 + ‖q‖∞) (docs/notes/complementarity.md §2.1's scale-aware test; 0 disables).
+  // wᵀz / n ≤ relative_gap·(1 + ‖q‖∞) (docs/notes/complementarity.md §2.1's scale-aware test; 0
+  // disables).
   double absolute_gap = 0.0;
   double relative_gap = 1e-10;
   double sigma = 1e-4;        // decrease constant of eq. (55), in (0, 1)
@@ -29,7 +30,8 @@ struct FeasibleInteriorPointParams {
   double beta_min = 0.1;      // β_{k+1} = max(beta_min, beta_shrink·β_k) ≤ β_k
   double beta_shrink = 0.9;
   int max_backtracks = 60;
-  // Round to a complementary basis and polish with FB Newton after stopping (docs/notes/complementarity.md §2.1).
+  // Round to a complementary basis and polish with FB Newton after stopping
+  // (docs/notes/complementarity.md §2.1).
   bool polish = true;
   double acceptance_tolerance = kLcpCertifyTolerance;
 };

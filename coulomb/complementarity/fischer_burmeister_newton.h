@@ -1,5 +1,6 @@
 #pragma once
-// Semismooth Newton on the Fischer–Burmeister reformulation of the LCP (docs/notes/complementarity.md §2.3):
+// Semismooth Newton on the Fischer–Burmeister reformulation of the LCP
+// (docs/notes/complementarity.md §2.3):
 //   Φ_i(z) = φ(z_i, w_i),  φ(a, b) = √(a² + b²) − a − b,  w = M z + q,
 // globalized by an Armijo line search on Ψ = ½‖Φ‖² with a gradient fallback when the Newton
 // direction is not a sufficient descent direction (De Luca–Facchinei–Kanzow).

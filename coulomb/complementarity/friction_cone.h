@@ -1,6 +1,7 @@
 #pragma once
 // The Coulomb friction cone K_μ = {r : ‖r_T‖ ≤ μ r_N} in normal-first coordinates r = (r_N, r_T1,
-// r_T2), and the acceptance test of a frictional contact solution (docs/notes/complementarity.md §3.3).
+// r_T2), and the acceptance test of a frictional contact solution (docs/notes/complementarity.md
+// §3.3).
 
 #include <Eigen/Dense>
 

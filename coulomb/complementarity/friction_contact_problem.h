@@ -1,6 +1,7 @@
 #pragma once
-// The local frictional contact problem FC(W, q, μ) in FCLib's convention (docs/notes/complementarity.md §3.3–3.4): find
-// r, u ∈ R^{3 n_c} with u = W r + q and, per contact (normal first: r = (r_N, r_T1, r_T2)),
+// The local frictional contact problem FC(W, q, μ) in FCLib's convention
+// (docs/notes/complementarity.md §3.3–3.4): find r, u ∈ R^{3 n_c} with u = W r + q and, per contact
+// (normal first: r = (r_N, r_T1, r_T2)),
 //   K*_μ ∋ û ⊥ r ∈ K_μ,  K_μ = {‖r_T‖ ≤ μ r_N},  û = u + (μ ‖u_T‖, 0, 0).
 // The impulse-level counterpart of paper 1's acceleration problem; the cone solvers consume it.
 

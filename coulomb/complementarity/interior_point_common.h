@@ -10,11 +10,12 @@ namespace coulomb {
 // Largest α ≤ 1 with x + α dx ≥ 0 (paper 1's ᾱ, Appendix B Step 2, for one vector).
 double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx);
 
-// "Round and polish" (docs/notes/complementarity.md §2.1): an interior iterate approaches a solution but never reaches
-// one. Guess the active set from z_i > w_i, re-solve that complementary basis exactly, and fall
-// back to a few Fischer–Burmeister Newton steps from the iterate if the guess is wrong.
-// Returns the best-certified of: the iterate itself, the rounded basis solution, and the
-// Fischer–Burmeister polish of the better of those two (only when neither passes `tolerance`).
+// "Round and polish" (docs/notes/complementarity.md §2.1): an interior iterate approaches a
+// solution but never reaches one. Guess the active set from z_i > w_i, re-solve that complementary
+// basis exactly, and fall back to a few Fischer–Burmeister Newton steps from the iterate if the
+// guess is wrong. Returns the best-certified of: the iterate itself, the rounded basis solution,
+// and the Fischer–Burmeister polish of the better of those two (only when neither passes
+// `tolerance`).
 Eigen::VectorXd RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z,
                                const Eigen::VectorXd& w, double tolerance, bool newton_polish);
 

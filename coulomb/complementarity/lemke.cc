@@ -38,7 +38,8 @@ class LemkePath {
   PathOutcome Run(int max_pivots);
 
   // Values of z in the scaled problem read off the final basis after `steps` rounds of
-  // iterative refinement against the *original* data (z = D ẑ), see docs/notes/complementarity.md §1.3.
+  // iterative refinement against the *original* data (z = D ẑ), see docs/notes/complementarity.md
+  // §1.3.
   Eigen::VectorXd RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d, int steps);
   // Indicator of the z variables in the final basis.
   std::vector<char> ZBasis() const;
@@ -291,7 +292,8 @@ PathOutcome LemkePath::Run(int max_pivots) {
       return out;
     }
     if (row < 0) {
-      // Before calling it a ray, make sure it is not an artefact of a drifted B⁻¹ (docs/notes/complementarity.md §1.3).
+      // Before calling it a ray, make sure it is not an artefact of a drifted B⁻¹
+      // (docs/notes/complementarity.md §1.3).
       Refactorize();
       CleanRightHandSide();
       EnteringColumn(entering, a);
@@ -348,8 +350,8 @@ Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eig
   return z;
 }
 
-// Turns a terminated path into a certified answer (docs/notes/complementarity.md §1.3 "certify, don't trust").
-// Newton polishing (O(n³) per step) is spent only on paths that ended properly.
+// Turns a terminated path into a certified answer (docs/notes/complementarity.md §1.3 "certify,
+// don't trust"). Newton polishing (O(n³) per step) is spent only on paths that ended properly.
 Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eigen::VectorXd& d,
                            const LemkeParams& params, bool allow_polish, std::string& note) {
   Eigen::VectorXd z = path.RefinedSolution(problem, d, 2);
@@ -412,9 +414,9 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
     LemkePath path(system.M, system.q, cover, params);
     const PathOutcome outcome = path.Run(max_pivots);
     result.iterations += outcome.pivots;
-    // Certify, don't trust (docs/notes/complementarity.md §1.3), in both directions: a "solved" path may have drifted, and
-    // a "ray" or a pivot cap often ends with z0 already ≈ 0, i.e. on a solution that the re-solve
-    // of the final complementary basis recovers exactly.
+    // Certify, don't trust (docs/notes/complementarity.md §1.3), in both directions: a "solved"
+    // path may have drifted, and a "ray" or a pivot cap often ends with z0 already ≈ 0, i.e. on a
+    // solution that the re-solve of the final complementary basis recovers exactly.
     std::string note;
     const bool ended = outcome.status == LcpStatus::kSolved;
     if (!ended && !params.certify_failed_runs) {

@@ -23,13 +23,15 @@
 namespace coulomb {
 
 struct LemkeParams {
-  // Pivot cap per run; 0 means max(1000, 20 n) (docs/notes/complementarity.md §1.1). Paper 1 used 100.
+  // Pivot cap per run; 0 means max(1000, 20 n) (docs/notes/complementarity.md §1.1). Paper 1 used
+  // 100.
   int max_pivots = 0;
   // Extra runs after a failed one (paper 1: 3). With `scale`, runs alternate scaled/unscaled;
   // covering vectors are e for the first run of each kind, then d_i ~ U(0.1, 1).
   int max_restarts = 9;
   std::uint64_t seed = 1;
-  // Symmetric scaling D M D (docs/notes/complementarity.md §1.2). Off reproduces an unscaled textbook Lemke.
+  // Symmetric scaling D M D (docs/notes/complementarity.md §1.2). Off reproduces an unscaled
+  // textbook Lemke.
   bool scale = true;
   // A row blocks the entering variable when its coefficient a_i > pivot_tolerance·max(1, ‖a‖∞).
   double pivot_tolerance = 1e-11;

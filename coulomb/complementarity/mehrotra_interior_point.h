@@ -1,5 +1,6 @@
 #pragma once
-// Infeasible primal–dual interior point method with Mehrotra's predictor–corrector (docs/notes/complementarity.md §2.2b).
+// Infeasible primal–dual interior point method with Mehrotra's predictor–corrector
+// (docs/notes/complementarity.md §2.2b).
 //
 // Starts from any (w, z) > 0 without Phase I. Per iteration, one LU of M + Z⁻¹W serves two
 // solves: the affine (predictor) direction for r_p = w − M z − q and r_c = w∘z, then the

@@ -1,6 +1,6 @@
 #pragma once
-// Global semismooth Newton on the Alart–Curnier function (NSN-AC, docs/notes/complementarity.md §3.3), optionally inside
-// a proximal-point loop (PPA-NSN).
+// Global semismooth Newton on the Alart–Curnier function (NSN-AC, docs/notes/complementarity.md
+// §3.3), optionally inside a proximal-point loop (PPA-NSN).
 //
 // Per contact, with x = r − P u (P = diag(ρ_N, ρ_T, ρ_T), ρ_N = 1/W_NN, ρ_T = 1/λ_max(W_TT)):
 //   G_N = r_N − max(0, x_N),   G_T = r_T − Proj_{disk of radius μ max(0, x_N)}(x_T),

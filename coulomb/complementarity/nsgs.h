@@ -1,7 +1,8 @@
 #pragma once
-// Nonsmooth Gauss–Seidel (NSGS) for FC(W, q, μ) (docs/notes/complementarity.md §3.3): sweep over the contacts, solving
-// each one-contact problem exactly with the others fixed. The workhorse for rigid scenes at
-// moderate tolerance (ABH's finding), and warm-startable from the previous step's impulses.
+// Nonsmooth Gauss–Seidel (NSGS) for FC(W, q, μ) (docs/notes/complementarity.md §3.3): sweep over
+// the contacts, solving each one-contact problem exactly with the others fixed. The workhorse for
+// rigid scenes at moderate tolerance (ABH's finding), and warm-startable from the previous step's
+// impulses.
 
 #include <Eigen/Dense>
 

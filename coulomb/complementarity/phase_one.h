@@ -1,6 +1,6 @@
 #pragma once
-// Phase I of the feasible interior point method (docs/notes/complementarity.md §2.2): find a strictly feasible pair
-// (z, w) > 0 with w = M z + q, or show that none exists (paper 1's "NFP").
+// Phase I of the feasible interior point method (docs/notes/complementarity.md §2.2): find a
+// strictly feasible pair (z, w) > 0 with w = M z + q, or show that none exists (paper 1's "NFP").
 //
 // We solve the linear program
 //   maximize t  subject to  z ≥ t e,  M z + q ≥ t e,  t ≤ 1,  z ≥ 0

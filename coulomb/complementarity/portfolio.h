@@ -1,7 +1,8 @@
 #pragma once
-// A portfolio: try solvers in order and return the first certified answer (docs/notes/complementarity.md §2.5, §9.3).
-// If every solver fails and the problem is small, complete enumeration decides: it either finds
-// a solution or proves there is none (kNoSolution), so a failure is never left unexplained.
+// A portfolio: try solvers in order and return the first certified answer
+// (docs/notes/complementarity.md §2.5, §9.3). If every solver fails and the problem is small,
+// complete enumeration decides: it either finds a solution or proves there is none (kNoSolution),
+// so a failure is never left unexplained.
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
-// Projected Gauss–Seidel / SOR (docs/notes/complementarity.md §2.4): z_i ← max(0, z_i − ω (q_i + M_i· z) / M_ii).
-// Converges for symmetric positive semidefinite M with a positive diagonal (and for some
-// H-/P-matrices); it needs M_ii > 0 and returns kNotApplicable otherwise, which includes
+// Projected Gauss–Seidel / SOR (docs/notes/complementarity.md §2.4): z_i ← max(0, z_i − ω (q_i +
+// M_i· z) / M_ii). Converges for symmetric positive semidefinite M with a positive diagonal (and
+// for some H-/P-matrices); it needs M_ii > 0 and returns kNotApplicable otherwise, which includes
 // paper 1's LCP and the Stewart–Trinkle LCP (zero diagonals). Linear convergence: a fast,
 // low-accuracy method; its answers carry the same certificate as everyone else's.
 

@@ -2,8 +2,9 @@
 // The one-contact problem FC(W, q, μ) with W 3 × 3: the local solver of NSGS.
 //
 // It is solved exactly by enumerating Coulomb's three regimes instead of by a local Newton
-// method, because ABH (docs/notes/complementarity.md §3.3) found NSGS failures on hard 3 × 3 problems come from the
-// local Newton solver; here every candidate is checked against the law itself:
+// method, because ABH (docs/notes/complementarity.md §3.3) found NSGS failures on hard 3 × 3
+// problems come from the local Newton solver; here every candidate is checked against the law
+// itself:
 //   separation  r = 0,            valid when u_N = q_N ≥ 0;
 //   sticking    u = 0,            r = −W⁻¹ q, valid when r ∈ K_μ;
 //   sliding     u_N = 0, r = r_N (1, −μ d), u_T = α d with α ≥ 0 and d = (cos θ, sin θ):

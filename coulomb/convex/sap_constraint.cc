@@ -6,8 +6,9 @@
 namespace coulomb::convex {
 namespace {
 
-// The soft norm √(‖y_t‖² + ε²) keeps t̂ = y_t / y_r and its derivative finite at y_t = 0 (docs/notes/sap-and-deformables.md
-// §1.2). ε is an impulse, N s: far below any impulse a step resolves.
+// The soft norm √(‖y_t‖² + ε²) keeps t̂ = y_t / y_r and its derivative finite at y_t = 0
+// (docs/notes/sap-and-deformables.md §1.2). ε is an impulse, N s: far below any impulse a step
+// resolves.
 constexpr double kSoftNormEpsilon = 1e-7;
 
 ConstraintEvaluation EvaluateCone(const SapConstraint& c,
@@ -36,7 +37,8 @@ ConstraintEvaluation EvaluateBox(const SapConstraint& c,
     const double y = (c.v_hat[k] - v_c[k]) / c.R[k];
     if (y < c.lower[k] || y > c.upper[k]) {
       // Clamped at bound b: ℓ = −b (v_c − v̂) − ½ R b², the continuous continuation of ½ R y²
-      // (Drake's −b v_c drops the constant and jumps at the bound; docs/notes/sap-and-deformables.md §1).
+      // (Drake's −b v_c drops the constant and jumps at the bound;
+      // docs/notes/sap-and-deformables.md §1).
       const double b = y < c.lower[k] ? c.lower[k] : c.upper[k];
       e.gamma[k] = b;
       e.cost += -b * (v_c[k] - c.v_hat[k]) - 0.5 * c.R[k] * b * b;

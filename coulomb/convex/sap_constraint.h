@@ -1,6 +1,6 @@
 #pragma once
-// One constraint of the SAP convex problem (Castro et al. 2022; docs/notes/sap-and-deformables.md §1):
-// its Jacobian blocks on one or two cliques, the regularization R and bias v̂ frozen for the
+// One constraint of the SAP convex problem (Castro et al. 2022; docs/notes/sap-and-deformables.md
+// §1): its Jacobian blocks on one or two cliques, the regularization R and bias v̂ frozen for the
 // step, and the convex set its impulse lives in. Evaluating it at a constraint velocity
 // v_c = J v gives the impulse γ, the cost ℓ_i (with ∂ℓ_i/∂v_c = −γ) and the Hessian block
 // G = −∂γ/∂v_c ⪰ 0. Every type reduces to one of two projections, so a constraint is plain

@@ -37,7 +37,8 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
 // Holonomic g(q, t) = 0 with g = g0 at the start of the step and ∂g/∂t = bias: welds, couplers,
 // distance constraints, attachments. k = +∞ (default) is a rigid constraint; a finite k with
 // relaxation time τ is a spring–damper. Impulses are bounded by [lower, upper] (±∞ default).
-// When the near-rigid clamp is active, τ is reset to δt (critical damping, docs/notes/sap-and-deformables.md §1.3).
+// When the near-rigid clamp is active, τ is reset to δt (critical damping,
+// docs/notes/sap-and-deformables.md §1.3).
 struct HolonomicParameters {
   Eigen::VectorXd g0, bias;
   double stiffness = INFINITY;

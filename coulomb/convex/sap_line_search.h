@@ -1,6 +1,6 @@
 #pragma once
-// Line searches along the Newton direction of SAP (docs/notes/sap-and-deformables.md §1.5). ℓ(α) is convex, so its
-// derivative is monotone and the exact search is a bracketed 1-D root find.
+// Line searches along the Newton direction of SAP (docs/notes/sap-and-deformables.md §1.5). ℓ(α) is
+// convex, so its derivative is monotone and the exact search is a bracketed 1-D root find.
 
 #include <functional>
 #include <string>

@@ -1,7 +1,8 @@
 #pragma once
 // The participating part of a SapProblem, in the compact form the Newton iteration works on
-// (docs/notes/sap-and-deformables.md §1: only cliques touched by a constraint enter the solve; the others keep v = v*).
-// J is stacked over all constraints as one sparse matrix over the participating velocities.
+// (docs/notes/sap-and-deformables.md §1: only cliques touched by a constraint enter the solve; the
+// others keep v = v*). J is stacked over all constraints as one sparse matrix over the
+// participating velocities.
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>

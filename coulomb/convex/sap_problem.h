@@ -1,6 +1,6 @@
 #pragma once
-// The data of one SAP step (docs/notes/sap-and-deformables.md §0–1): the linearized momentum balance
-// A (v − v*) = Jᵀ γ split into cliques, and the constraints. The minimizer of
+// The data of one SAP step (docs/notes/sap-and-deformables.md §0–1): the linearized momentum
+// balance A (v − v*) = Jᵀ γ split into cliques, and the constraints. The minimizer of
 //   ℓ(v) = ½ ‖v − v*‖²_A + Σ_i ℓ_i(J_i v)                                               (P)
 // is the next velocity. Units are SI: A in kg (or kg m² for rotational dofs), v in m/s or
 // rad/s, impulses in N s.
@@ -18,8 +18,9 @@ namespace coulomb::convex {
 struct SapClique {
   int start = 0;
   Eigen::MatrixXd A;  // symmetric positive definite
-  // Optional, per velocity, 1/kg: what estimates the Delassus diagonal (docs/notes/sap-and-deformables.md §1.1) instead of
-  // diag(A)⁻¹ (see SapParams::deformable_delassus).
+  // Optional, per velocity, 1/kg: what estimates the Delassus diagonal
+  // (docs/notes/sap-and-deformables.md §1.1) instead of diag(A)⁻¹ (see
+  // SapParams::deformable_delassus).
   Eigen::VectorXd delassus_diagonal;
   int size() const { return static_cast<int>(A.rows()); }
 };
@@ -32,8 +33,8 @@ struct SapProblem {
   int nv() const { return static_cast<int>(v_star.size()); }
 };
 
-// W_i ≈ Σ_c J_ic diag(A_c)⁻¹ J_icᵀ, the cheap Delassus estimate of docs/notes/sap-and-deformables.md §1.1 that sets the
-// near-rigid regularization of constraint i.
+// W_i ≈ Σ_c J_ic diag(A_c)⁻¹ J_icᵀ, the cheap Delassus estimate of
+// docs/notes/sap-and-deformables.md §1.1 that sets the near-rigid regularization of constraint i.
 Eigen::MatrixXd EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian);
 
 // "" when the problem is well formed (clique ranges inside v, square finite A with a positive

@@ -67,8 +67,8 @@ void MeasureResidual(const SapModel& model, const Iterate& it, const SapSolverPa
   out.residual_bound = params.abs_tolerance + params.rel_tolerance * scale;
 }
 
-// ℓ along v + α Δv in O(nv + rows) per sample (docs/notes/sap-and-deformables.md §1.5): the quadratic part from Δp = A Δv
-// and Δvᵀ A Δv, the constraints re-evaluated at v_c + α Δv_c.
+// ℓ along v + α Δv in O(nv + rows) per sample (docs/notes/sap-and-deformables.md §1.5): the
+// quadratic part from Δp = A Δv and Δvᵀ A Δv, the constraints re-evaluated at v_c + α Δv_c.
 class LineOfDescent {
  public:
   LineOfDescent(const SapProblem& problem, const SapModel& model, const Iterate& it,

@@ -1,6 +1,6 @@
 #pragma once
-// Contacts of deformable bodies (paper 2 §V; docs/notes/sap-and-deformables.md §2.4), detected at the
-// surface vertices: each vertex of a deformable surface against every rigid shape (analytic
+// Contacts of deformable bodies (paper 2 §V; docs/notes/sap-and-deformables.md §2.4), detected at
+// the surface vertices: each vertex of a deformable surface against every rigid shape (analytic
 // signed distance) and against the surface of every other deformable body (nearest triangle,
 // barycentric weights). The contact point is the vertex; the Jacobian is that vertex's velocity
 // minus the other side's velocity at the point — the rigid body's, or the triangle vertices'

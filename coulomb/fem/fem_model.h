@@ -1,6 +1,6 @@
 #pragma once
-// One volumetric deformable body (paper 2; docs/notes/sap-and-deformables.md §0 and §2.2): a tet mesh
-// with the corotated linear material (or a nonlinear one), lumped or consistent mass, Rayleigh
+// One volumetric deformable body (paper 2; docs/notes/sap-and-deformables.md §0 and §2.2): a tet
+// mesh with the corotated linear material (or a nonlinear one), lumped or consistent mass, Rayleigh
 // damping D = α M + β K, gravity, and Dirichlet (fixed) vertices, integrated by paper 2's θ-method
 // with forces at the end of the step (θ = 1) and positions x = x0 + δt ((1 − θ_vq) v0 + θ_vq v).
 // The momentum residual is linear in v within a step (R0 frozen), so the free motion v* is one

@@ -1,6 +1,7 @@
 #pragma once
 // The Schur complement of a sparse SPD matrix over its participating DoFs (paper 2 §V;
-// docs/notes/sap-and-deformables.md §2.3): with the DoFs split into eliminated (n) and participating (p),
+// docs/notes/sap-and-deformables.md §2.3): with the DoFs split into eliminated (n) and
+// participating (p),
 //   Â = A_pp − A_pn A_nn⁻¹ A_np,
 // from one sparse Cholesky of A_nn (AMD ordering inside the partition). SAP then solves for the
 // participating velocities only, with Â as the clique's matrix, and the eliminated ones follow:

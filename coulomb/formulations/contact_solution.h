@@ -27,11 +27,11 @@ struct ContactSolution {
 
 // The contact-space problem: u = W γ + q with W = J M⁻¹ Jᵀ and, on the normal rows,
 //   q_n = (J v*)_n − r,   r = −κ φ / h, or max(−κ φ / h, −e v⁻_n) for a contact that closes
-// during the step (φ + h v⁻_n ≤ 0) with restitution e > 0 (Newton's law as an LCP, docs/notes/complementarity.md §4).
-// κ = position_correction is Stewart–Trinkle's φ/h term: contacts inside the margin close
-// exactly and penetration is removed within one step. M⁻¹ Jᵀ maps impulses back:
-// v⁺ = v* + M⁻¹ Jᵀ γ. Both matrices are sparse: built block by block of M, W only couples
-// contacts that share a block.
+// during the step (φ + h v⁻_n ≤ 0) with restitution e > 0 (Newton's law as an LCP,
+// docs/notes/complementarity.md §4). κ = position_correction is Stewart–Trinkle's φ/h term:
+// contacts inside the margin close exactly and penetration is removed within one step. M⁻¹ Jᵀ maps
+// impulses back: v⁺ = v* + M⁻¹ Jᵀ γ. Both matrices are sparse: built block by block of M, W only
+// couples contacts that share a block.
 struct LocalContactProblem {
   Eigen::SparseMatrix<double> MinvJt;  // nv × 3 n_c
   Eigen::SparseMatrix<double> W;       // 3 n_c × 3 n_c

@@ -1,9 +1,9 @@
 #pragma once
 // Signed distance from points to a closed, outward-oriented triangle surface — a deformable
 // body's boundary at its current vertex positions — for deformable–deformable contact (
-// docs/notes/sap-and-deformables.md §2.4: the other body's vertices against this surface, Jacobian weights
-// on the nearest triangle). Nearest triangles come from a uniform grid of the faces' boxes; the
-// sign from the angle-weighted pseudo-normal of the nearest feature (Bærentzen & Aanæs 2005),
+// docs/notes/sap-and-deformables.md §2.4: the other body's vertices against this surface, Jacobian
+// weights on the nearest triangle). Nearest triangles come from a uniform grid of the faces' boxes;
+// the sign from the angle-weighted pseudo-normal of the nearest feature (Bærentzen & Aanæs 2005),
 // which is exact for closed surfaces, unlike the face normal at edges and corners.
 
 #include <Eigen/Dense>

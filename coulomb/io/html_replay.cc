@@ -187,7 +187,7 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
       "{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
       scene.deformables.empty() ? ""
                                 : fmt::format(", {} deformable", scene.deformables.bodies.size()),
-      recording.frames.size(), sim::ToString(scene.settings.formulation), scene.source);
+      recording.frames.size(), scene.settings.formulation->name, scene.source);
   data["bodies"] = json::array();
   for (const multibody::Body& b : scene.model.bodies) data["bodies"].push_back({{"name", b.name}});
   data["geometries"] = json::array();

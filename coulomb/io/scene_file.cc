@@ -418,11 +418,11 @@ void SceneReader::ReadSettings(const Field& root) {
   scene.world.margin = root.Has("contact_margin") ? root["contact_margin"].DoubleIn(0, 1) : 1e-3;
   scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
   if (root.Has("formulation")) {
-    const auto kind = sim::ParseFormulationKind(root["formulation"].String());
-    if (!kind) {
-      root["formulation"].Fail("unknown formulation (" + sim::FormulationNames() + ")");
+    const Formulation* formulation = FindFormulation(root["formulation"].String());
+    if (formulation == nullptr) {
+      root["formulation"].Fail("unknown formulation (" + FormulationNames() + ")");
     }
-    scene.settings.formulation = *kind;
+    scene.settings.formulation = formulation;
   }
   if (root.Has("solver")) ReadSolverSettings(root["solver"], scene.settings);
 }
@@ -495,8 +495,11 @@ void SceneReader::Read(const Field& root) {
   if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);
-    // Only SAP couples deformable bodies: it is the default for scenes that have them.
-    if (!root.Has("formulation")) scene.settings.formulation = sim::FormulationKind::kSap;
+    // A formulation that couples deformable bodies (SAP) is the default for scenes with them.
+    if (!root.Has("formulation")) {
+      scene.settings.formulation =
+          FirstFormulationSupporting(&FormulationSupport::deformable_bodies);
+    }
   }
   if (std::string defect = sim::ValidateScene(scene); !defect.empty()) root.Fail(defect);
 }

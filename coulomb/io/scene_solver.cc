@@ -56,7 +56,7 @@ void ReadSapSettings(const Field& f, SapParams& sap) {
 
 }  // namespace
 
-void ReadSolverSettings(const Field& f, sim::StepSettings& s) {
+void ReadSolverSettings(const Field& f, FormulationSettings& s) {
   f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
                "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
                "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
@@ -81,7 +81,7 @@ void ReadSolverSettings(const Field& f, sim::StepSettings& s) {
   ReadSapSettings(f, s.sap);
   if (!f.Has("name")) return;
   const std::string name = f["name"].String();
-  const std::string error = sim::SetSolverByName(name, s);
+  const std::string error = s.formulation->select_solver(name, s);
   if (!error.empty()) f["name"].Fail(error);
 }
 

@@ -8,6 +8,6 @@
 namespace coulomb::io {
 
 // Throws ParseFailure naming the key on an unknown key or a bad value.
-void ReadSolverSettings(const Field& f, sim::StepSettings& settings);
+void ReadSolverSettings(const Field& f, FormulationSettings& settings);
 
 }  // namespace coulomb::io

@@ -1,7 +1,8 @@
 #pragma once
-// Physical-accuracy measures of one step's contact solution (docs/notes/complementarity.md §7, after Le Lidec et al.'s
-// ContactBench), engine-independent so every formulation is judged alike. From the impulses
-// γ_i = (γ_N, γ_T) and the contact velocities u_i = J_i v⁺ (relative, normal first):
+// Physical-accuracy measures of one step's contact solution (docs/notes/complementarity.md §7,
+// after Le Lidec et al.'s ContactBench), engine-independent so every formulation is judged alike.
+// From the impulses γ_i = (γ_N, γ_T) and the contact velocities u_i = J_i v⁺ (relative, normal
+// first):
 //  * signorini:     max_i |γ_N (u_N + φ/h)| / h, in W: the normal impulse against the rate at
 //                   which the end-of-step gap φ + h u_N opens (a contact that starts within the
 //                   margin and closes its gap during the step is not a violation)

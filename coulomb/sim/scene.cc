@@ -36,11 +36,13 @@ std::string ValidateScene(const Scene& scene) {
       !defect.empty()) {
     return defect;
   }
-  if (!scene.deformables.empty() && scene.settings.formulation != FormulationKind::kSap) {
+  if (scene.settings.formulation == nullptr) return "no formulation is selected";
+  if (!scene.deformables.empty() && !scene.settings.formulation->supports.deformable_bodies) {
     return fmt::format(
-        "deformable bodies need the sap formulation (the scene uses {}): set solver: "
-        "{{formulation: sap}} or run with --formulation sap",
-        ToString(scene.settings.formulation));
+        "deformable bodies need a formulation that couples them ({0}; the scene uses {1}): set "
+        "formulation: {0} at the top level of the scene or run with --formulation {0}",
+        FirstFormulationSupporting(&FormulationSupport::deformable_bodies)->name,
+        scene.settings.formulation->name);
   }
   if (scene.initial.deformables.size() != scene.deformables.bodies.size()) {
     return fmt::format("initial state has {} deformable bodies, the scene {}",
@@ -62,7 +64,7 @@ std::string ValidateScene(const Scene& scene) {
 }
 
 std::string ConstraintsIgnoredBy(const Scene& scene) {
-  if (scene.settings.formulation == FormulationKind::kSap) return "";
+  if (scene.settings.formulation->supports.joint_limits) return "";
   const multibody::Model& m = scene.model;
   int limits = 0;
   for (const multibody::Body& b : m.bodies) {
@@ -72,8 +74,9 @@ std::string ConstraintsIgnoredBy(const Scene& scene) {
   if (limits == 0 && holonomic == 0) return "";
   return fmt::format(
       "the {} formulation ignores {} joint limit(s) and {} coupler/weld/distance constraint(s); "
-      "use --formulation sap to enforce them",
-      ToString(scene.settings.formulation), limits, holonomic);
+      "use --formulation {} to enforce them",
+      scene.settings.formulation->name, limits, holonomic,
+      FormulationsSupporting(&FormulationSupport::joint_limits));
 }
 
 }  // namespace coulomb::sim

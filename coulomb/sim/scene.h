@@ -1,6 +1,6 @@
 #pragma once
-// A scene: everything a run needs (docs/DESIGN.md: the Model built from a scene file), as plain data.
-// io/scene_file.h builds it from YAML; the C++ API can fill it directly.
+// A scene: everything a run needs (docs/DESIGN.md: the Model built from a scene file), as plain
+// data. io/scene_file.h builds it from YAML; the C++ API can fill it directly.
 
 #include <string>
 #include <vector>
@@ -23,7 +23,7 @@ struct Scene {
   State initial;
   double time_step = 1e-3;  // s
   double duration = 1.0;    // s
-  StepSettings settings;
+  FormulationSettings settings;
   std::vector<Actuator> actuators;
   int record_every = 1;               // record a frame every N steps
   std::vector<std::string> warnings;  // e.g. URDF elements that were skipped

@@ -22,20 +22,6 @@ double Energy(const Scene& scene, multibody::Data& data, const State& state) {
   return energy;
 }
 
-std::string SolverName(const StepSettings& s) {
-  switch (s.formulation) {
-    case FormulationKind::kCone:
-      return std::string(ToString(s.cone.solver));
-    case FormulationKind::kTrinkle:
-      return std::string(ToString(s.trinkle.solver));
-    case FormulationKind::kSap:
-      return fmt::format("newton/{}", ToString(s.sap.solver.line_search));
-    case FormulationKind::kVelocityLcp:
-      break;
-  }
-  return std::string(ToString(s.velocity_lcp.solver));
-}
-
 Frame MakeFrame(const State& state, const StepReport* report) {
   Frame frame{state.time, state.q, state.v, {}, {}};
   for (const fem::FemState& d : state.deformables) frame.deformables.push_back(d.x.cast<float>());
@@ -121,8 +107,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   const Stopwatch clock;
   RunSummary summary;
   summary.scene = scene.name;
-  summary.formulation = std::string(ToString(scene.settings.formulation));
-  summary.solver = SolverName(scene.settings);
+  summary.formulation = std::string(scene.settings.formulation->name);
+  summary.solver = scene.settings.formulation->solver_name(scene.settings);
   multibody::Data data = multibody::MakeData(scene.model);
   State state = scene.initial;
   summary.initial_energy = Energy(scene, data, state);
@@ -130,9 +116,9 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   double contacts_sum = 0, iterations_sum = 0, factorizations_sum = 0, step_seconds_sum = 0;
   for (int step = 0; step < total; ++step) {
     const double t = state.time;
-    // SAP takes PD controllers as implicit drives (stable for any gains); the complementarity
-    // formulations apply them as explicit torques.
-    const bool implicit_pd = scene.settings.formulation == FormulationKind::kSap;
+    // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
+    // the others apply them as explicit torques.
+    const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
     const Eigen::VectorXd tau =
         CalcActuation(scene.model, scene.actuators, t, state.q, state.v,
                       implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);

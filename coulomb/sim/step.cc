@@ -4,23 +4,13 @@
 
 #include <algorithm>
 
-#include "coulomb/base/name_table.h"
 #include "coulomb/base/stopwatch.h"
-#include "coulomb/complementarity/cone_solvers.h"
-#include "coulomb/complementarity/lcp_solver_kind.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/sap/deformable_coupling.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
 namespace {
-
-constexpr NameTable<FormulationKind, 4> kFormulationNames = {{
-    {FormulationKind::kVelocityLcp, "velocity-lcp"},
-    {FormulationKind::kCone, "cone"},
-    {FormulationKind::kTrinkle, "trinkle"},
-    {FormulationKind::kSap, "sap"},
-}};
 
 // The previous step's impulses of contacts that persist (same id), zero for new ones.
 Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
@@ -32,21 +22,6 @@ Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
     }
   }
   return warm;
-}
-
-ContactSolution Solve(const contact::ContactProblem& problem, const StepSettings& settings,
-                      const Eigen::VectorXd& warm, State& state) {
-  switch (settings.formulation) {
-    case FormulationKind::kSap:
-      return SolveSapStep(problem, settings.sap, &state.sap_factorization);
-    case FormulationKind::kCone:
-      return SolveConeComplementarity(problem, settings.cone, warm);
-    case FormulationKind::kTrinkle:
-      return SolveAccelerationStep(problem, settings.trinkle);
-    case FormulationKind::kVelocityLcp:
-      break;
-  }
-  return SolveVelocityLcp(problem, settings.velocity_lcp, warm);
 }
 
 // J̇ v by a forward difference along the motion: the contact velocities of the same contacts
@@ -87,51 +62,6 @@ Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Da
 
 }  // namespace
 
-std::string_view ToString(FormulationKind kind) {
-  return NameOf(kFormulationNames, kind);
-}
-
-std::optional<FormulationKind> ParseFormulationKind(std::string_view name) {
-  return KindNamed(kFormulationNames, name);
-}
-
-std::string FormulationNames() {
-  std::string names;
-  for (const FormulationKind kind : AllKinds(kFormulationNames)) {
-    if (!names.empty()) names += ", ";
-    names += ToString(kind);
-  }
-  return names;
-}
-
-std::string SetSolverByName(std::string_view name, StepSettings& settings) {
-  const std::string quoted = fmt::format("'{}'", name);
-  switch (settings.formulation) {
-    case FormulationKind::kCone: {
-      const auto kind = ParseConeSolverKind(name);
-      if (!kind) return "unknown cone solver " + quoted + " (nsgs, nsn, ppa, portfolio)";
-      settings.cone.solver = *kind;
-      return "";
-    }
-    case FormulationKind::kSap: {
-      const auto kind = convex::ParseLineSearch(name);
-      if (!kind) return "unknown SAP line search " + quoted + " (exact, backtracking)";
-      settings.sap.solver.line_search = *kind;
-      return "";
-    }
-    case FormulationKind::kVelocityLcp:
-    case FormulationKind::kTrinkle:
-      break;
-  }
-  const auto kind = ParseLcpSolverKind(name);
-  if (!kind) {
-    return "unknown LCP solver " + quoted + " (lemke, fip, ipm, newton, pgs, enum, portfolio)";
-  }
-  settings.velocity_lcp.solver = *kind;
-  settings.trinkle.solver = *kind;
-  return "";
-}
-
 State MakeRestState(const multibody::Model& model) {
   State state;
   state.q = model.NeutralConfiguration();
@@ -141,7 +71,7 @@ State MakeRestState(const multibody::Model& model) {
 
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double h, const StepSettings& settings,
+                double h, const FormulationSettings& settings,
                 const std::vector<contact::JointDrive>& drives,
                 const fem::DeformableModel* deformables) {
   if (deformables != nullptr && deformables->empty()) deformables = nullptr;
@@ -166,7 +96,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   contact::ContactProblem problem =
       contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h);
   problem.drives = drives;
-  if (settings.formulation == FormulationKind::kTrinkle) {
+  if (settings.formulation->supports.contact_velocity_rate) {
     problem.contact_velocity_rate =
         ContactVelocityRate(model, data, world, state, problem, detection.contacts);
   }
@@ -177,13 +107,15 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   if (deformables != nullptr) {
     const CoupledStepInput input{
         &problem, &model, &data, deformables, &state.deformables, &report.deformable_contacts};
-    CoupledSolution coupled = SolveCoupledSapStep(input, settings.sap, &state.sap_factorization);
+    CoupledSolution coupled =
+        SolveCoupledSapStep(input, settings.sap, &state.workspace.sap_factorization);
     solution = std::move(coupled.rigid);
     deformable_v = std::move(coupled.v);
     report.deformable_impulses = std::move(coupled.impulses);
     report.participating_dofs = coupled.participating_dofs;
   } else {
-    solution = Solve(problem, settings, WarmStart(state, detection.contacts), state);
+    solution = settings.formulation->solve(problem, settings, WarmStart(state, detection.contacts),
+                                           state.workspace);
   }
   report.status = solution.status;
   report.message = solution.message;

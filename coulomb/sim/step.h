@@ -3,54 +3,27 @@
 // stages of docs/DESIGN.md read top to bottom:
 //   1. geometry::FindContacts        → ContactSet (and fem::FindDeformableContacts)
 //   2. contact::BuildContactProblem  → ContactProblem
-//   3. the formulation (velocity-level LCP, cone complementarity, paper 1's acceleration LCP,
-//      which also needs J̇ v from a second detection along the motion, or SAP, which also takes
-//      implicit PD drives) → ContactSolution
-//      With deformable bodies the step is SAP's, rigid and deformable cliques together.
+//   3. the formulation the settings name (formulations/formulation.h) → ContactSolution; one
+//      that asks for J̇ v (paper 1's) gets it from a second detection along the motion.
+//      With deformable bodies the step is SAP's coupled one, rigid and deformable cliques
+//      together (only a formulation that supports deformable bodies gets here).
 //   4. advance: v ← v⁺, q ← q ⊕ h v⁺ (semi-implicit Euler); FEM vertices by velocity Newmark
 // Each stage is timed into StepReport::profile.
 
 #include <Eigen/Dense>
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "coulomb/fem/deformable_contacts.h"
 #include "coulomb/fem/deformable_model.h"
-#include "coulomb/formulations/cone/cone_complementarity.h"
-#include "coulomb/formulations/sap/sap_formulation.h"
-#include "coulomb/formulations/trinkle/acceleration_step.h"
-#include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
+#include "coulomb/formulations/formulation.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/model.h"
 #include "coulomb/sim/contact_metrics.h"
 
 namespace coulomb::sim {
-
-enum class FormulationKind {
-  kVelocityLcp,  // "velocity-lcp": Stewart–Trinkle / Anitescu–Potra pyramid LCP
-  kCone,         // "cone": exact Coulomb cone (De Saxcé), NSGS / NSN / PPA
-  kTrinkle,      // "trinkle": paper 1's acceleration-level LCP with impacts
-  kSap,          // "sap": the convex formulation (Castro et al.; paper 2), Newton on ℓ(v)
-};
-std::string_view ToString(FormulationKind kind);
-std::optional<FormulationKind> ParseFormulationKind(std::string_view name);
-std::string FormulationNames();  // "velocity-lcp, cone, trinkle, sap", for messages
-
-struct StepSettings {
-  FormulationKind formulation = FormulationKind::kVelocityLcp;
-  VelocityLcpParams velocity_lcp;
-  ConeParams cone;
-  AccelerationStepParams trinkle;
-  SapParams sap;
-};
-
-// Selects the solver of the settings' formulation by name: a cone solver (cone), SAP's line
-// search (sap), or an LCP solver (velocity-lcp, trinkle). "" or what is wrong, listing the names.
-std::string SetSolverByName(std::string_view name, StepSettings& settings);
 
 // The mutable simulation state (beside multibody::Data's caches).
 struct State {
@@ -58,9 +31,8 @@ struct State {
   double time = 0;  // s
   // Last step's impulses by persistent contact id: the next step's warm start.
   std::unordered_map<std::uint64_t, Eigen::Vector3d> impulses;
-  // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
-  // is unchanged (speed only; copying a State gives an empty cache).
-  convex::SapFactorization sap_factorization;
+  // What the formulation keeps between steps (speed only; copying a State gives an empty one).
+  FormulationWorkspace workspace;
   std::vector<fem::FemState> deformables;  // one per DeformableModel body
 };
 
@@ -85,7 +57,8 @@ struct StepReport {
   // part is the slip, and the predicted gap φ + h u_n (m). Forces are impulses / h.
   Eigen::VectorXd contact_velocities;
   Eigen::VectorXd gaps;
-  ContactMetrics metrics;  // docs/notes/complementarity.md §7 accuracy measures of this step's solution
+  ContactMetrics
+      metrics;  // docs/notes/complementarity.md §7 accuracy measures of this step's solution
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)
   int factorizations = 0;     // how many (SAP)
@@ -102,7 +75,7 @@ struct StepReport {
 
 StepReport Step(const multibody::Model& model, multibody::Data& data,
                 const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double time_step, const StepSettings& settings = {},
+                double time_step, const FormulationSettings& settings = {},
                 const std::vector<contact::JointDrive>& drives = {},
                 const fem::DeformableModel* deformables = nullptr);
 

@@ -81,7 +81,7 @@ TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
   // The cone formulation cannot couple deformable bodies: a clear error, exit 2.
   r = RunCli("run " + scene + " --formulation cone --quiet");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.out.find("sap formulation"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--formulation sap"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 

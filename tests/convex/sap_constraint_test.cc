@@ -145,7 +145,8 @@ TEST(BoxConstraint, ClampsEachRowAndMatchesFiniteDifferences) {
        {Eigen::Vector2d(0.4, 3.0), Eigen::Vector2d(-0.5, -2.0), Eigen::Vector2d(2.0, 0.3)}) {
     ExpectDerivativesMatchFiniteDifferences(c, VelocityFor(c, yy));
   }
-  // Continuity of the cost at the bound (the continuous form of docs/notes/sap-and-deformables.md §1, not Drake's −b v_c).
+  // Continuity of the cost at the bound (the continuous form of docs/notes/sap-and-deformables.md
+  // §1, not Drake's −b v_c).
   const ConstraintEvaluation below =
       EvaluateConstraint(c, VelocityFor(c, Eigen::Vector2d(0.4, 1 - 1e-9)));
   const ConstraintEvaluation above =

@@ -23,8 +23,7 @@ struct ExampleRun {
 };
 
 // `adjust`, when given, changes the scene's settings before the run (a solver, a tolerance).
-ExampleRun RunExample(const std::string& name, sim::FormulationKind formulation,
-                      double duration = -1,
+ExampleRun RunExample(const std::string& name, const Formulation* formulation, double duration = -1,
                       const std::function<void(sim::Scene&)>& adjust = nullptr) {
   const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
@@ -55,7 +54,7 @@ void ExpectBodiesStayPut(const ExampleRun& run, double tolerance) {
   }
 }
 
-class Examples : public ::testing::TestWithParam<sim::FormulationKind> {};
+class Examples : public ::testing::TestWithParam<const Formulation*> {};
 
 // A cube released on a 30° slope at μ = 0.5 slides 0.3286 m in 1 s, without tipping.
 void ExpectInclineSlide(const ExampleRun& run) {
@@ -66,7 +65,8 @@ void ExpectInclineSlide(const ExampleRun& run) {
                                 Position(run, "cube", run.recording.frames.front());
   EXPECT_NEAR(moved.norm(), analytic, 0.01 * analytic);
   EXPECT_LT(run.summary.max_penetration, 1e-6);
-  // Coulomb's law with maximum dissipation, measured on every step's solution (docs/notes/complementarity.md §7).
+  // Coulomb's law with maximum dissipation, measured on every step's solution
+  // (docs/notes/complementarity.md §7).
   EXPECT_LT(run.summary.worst.cone, 1e-9);
   EXPECT_LT(run.summary.worst.misalignment, 1e-6);
   EXPECT_LT(run.summary.worst.dissipation, 1e-6);
@@ -93,7 +93,7 @@ TEST_P(Examples, InclineSlidesAsCoulombPredicts) {
 // the sweep limit must say so, and the stack must still stand.
 TEST(VelocityLcpBlockGaussSeidel, InclineSlidesAndStackStands) {
   const auto run = [](const std::string& name, double duration, double tolerance) {
-    return RunExample(name, sim::FormulationKind::kVelocityLcp, duration, [&](sim::Scene& s) {
+    return RunExample(name, testing_support::Named("velocity-lcp"), duration, [&](sim::Scene& s) {
       s.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
       s.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
     });
@@ -192,9 +192,9 @@ TEST_P(Examples, PainleveRodNeitherPenetratesNorGainsEnergy) {
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   EXPECT_LT(run.summary.max_penetration, 1e-4);
   // Energy may only be dissipated, checked frame by frame (kinetic + potential), except for the
-  // lift of "gliding" (a positive normal velocity while sliding, docs/notes/complementarity.md §7): SAP's convex
-  // relaxation has it by design (docs/notes/sap-and-deformables.md §1.2), the LCP and cone formulations
-  // must not, so the allowance m·g·h·gliding per step is zero for them.
+  // lift of "gliding" (a positive normal velocity while sliding, docs/notes/complementarity.md §7):
+  // SAP's convex relaxation has it by design (docs/notes/sap-and-deformables.md §1.2), the LCP and
+  // cone formulations must not, so the allowance m·g·h·gliding per step is zero for them.
   multibody::Data data = multibody::MakeData(run.scene.model);
   const double weight = run.scene.model.TotalMass() * run.scene.model.gravity.norm();
   double previous = INFINITY, allowance = 0;
@@ -227,7 +227,7 @@ TEST_P(Examples, NewtonsCradlePassesMomentumDownTheRow) {
     }
   }
   EXPECT_NEAR(after, before, 0.03 * std::abs(before));
-  if (GetParam() == sim::FormulationKind::kSap) {
+  if (GetParam() == testing_support::Named("sap")) {
     // SAP has no restitution law: its near-rigid contact is critically damped, so the impact is
     // perfectly inelastic and the five balls swing on together at a fifth of the speed
     // (momentum conserved, as checked above), to about asin(sin(0.5)/5)... i.e. ≈ 0.1 rad.
@@ -254,7 +254,7 @@ TEST_P(Examples, IiwaHoldsItsPoseUnderPdControl) {
 
 // Paper 1's acceleration-level stepper on the scenes the issue names.
 TEST(TrinkleStepper, InclineRollingBallAndRod) {
-  const auto trinkle = sim::FormulationKind::kTrinkle;
+  const auto trinkle = testing_support::Named("trinkle");
   const ExampleRun incline = RunExample("incline", trinkle);
   EXPECT_EQ(incline.summary.failed_steps, 0) << incline.summary.first_failure;
   const double slope = std::numbers::pi / 6, t = incline.summary.sim_time;
@@ -284,7 +284,7 @@ TEST(TrinkleStepper, InclineRollingBallAndRod) {
 // The 200-sphere bin: the first 0.6 s, while the spheres land and pile up (the full 2 s run is
 // a benchmark, not a CI test). Under the velocity-level LCP its ~3 600 rows go to the
 // contact-block Gauss–Seidel (`pgs`), as dense Lemke cannot take them.
-class ExamplesBin : public ::testing::TestWithParam<sim::FormulationKind> {};
+class ExamplesBin : public ::testing::TestWithParam<const Formulation*> {};
 
 TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
   const ExampleRun run = RunExample("bin", GetParam(), 0.6, [](sim::Scene& s) {
@@ -292,7 +292,7 @@ TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
   });
   ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
   // SAP always has a solution and Newton must find it; NSGS at 1e-3 may stop short on a few.
-  if (GetParam() == sim::FormulationKind::kSap) {
+  if (GetParam() == testing_support::Named("sap")) {
     EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
     // The pile is where SAP reuses factorizations (on by default): most Newton iterations take
     // their direction from CG on an earlier factor, and every step still converges.
@@ -314,7 +314,7 @@ TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
 // Rigid and deformable bodies in one SAP problem: a soft ball, a soft block on a rigid crate, a
 // soft block on that block. Every step converges, no element inverts, all comes to rest.
 TEST(ExamplesDeformable, SoftBodiesLandAndComeToRest) {
-  const ExampleRun run = RunExample("soft_ball", sim::FormulationKind::kSap);
+  const ExampleRun run = RunExample("soft_ball", testing_support::Named("sap"));
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   EXPECT_LT(run.summary.max_penetration, 5e-3);
   const sim::Frame& last = run.recording.frames.back();
@@ -334,7 +334,8 @@ TEST(ExamplesDeformable, SoftBodiesLandAndComeToRest) {
 }
 
 TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
-  for (auto formulation : {sim::FormulationKind::kVelocityLcp, sim::FormulationKind::kCone}) {
+  for (auto formulation :
+       {testing_support::Named("velocity-lcp"), testing_support::Named("cone")}) {
     const ExampleRun a = RunExample("painleve_rod", formulation, 0.3);
     const ExampleRun b = RunExample("painleve_rod", formulation, 0.3);
     EXPECT_EQ(a.summary.state_hash, b.summary.state_hash);
@@ -345,13 +346,15 @@ TEST(ExamplesDeterminism, SameSceneGivesBitIdenticalStates) {
 // The 200-sphere bin under the cone formulation (NSGS at the scene's loose tolerance) and SAP
 // (whose every step must converge).
 INSTANTIATE_TEST_SUITE_P(Formulations, ExamplesBin,
-                         ::testing::Values(sim::FormulationKind::kVelocityLcp,
-                                           sim::FormulationKind::kCone, sim::FormulationKind::kSap),
+                         ::testing::Values(testing_support::Named("velocity-lcp"),
+                                           testing_support::Named("cone"),
+                                           testing_support::Named("sap")),
                          testing_support::FormulationTestName);
 
 INSTANTIATE_TEST_SUITE_P(Formulations, Examples,
-                         ::testing::Values(sim::FormulationKind::kVelocityLcp,
-                                           sim::FormulationKind::kCone, sim::FormulationKind::kSap),
+                         ::testing::Values(testing_support::Named("velocity-lcp"),
+                                           testing_support::Named("cone"),
+                                           testing_support::Named("sap")),
                          testing_support::FormulationTestName);
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The corotated linear material (docs/notes/sap-and-deformables.md §2.1) against independent truths:
-// patch tests (rigid motions are stress free), linear elasticity at R0 = I, finite differences
-// of energy and forces, positive semidefiniteness with exactly the rigid null space, and masses.
+// The corotated linear material (docs/notes/sap-and-deformables.md §2.1) against independent
+// truths: patch tests (rigid motions are stress free), linear elasticity at R0 = I, finite
+// differences of energy and forces, positive semidefiniteness with exactly the rigid null space,
+// and masses.
 #include "coulomb/fem/corotated_linear.h"
 
 #include <gtest/gtest.h>

@@ -14,6 +14,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/step.h"
+#include "tests/support/formulation_names.h"
 
 namespace coulomb {
 namespace {
@@ -74,8 +75,8 @@ HertzResult Indent(double R, double E, double nu, double delta, int m, int n, do
   state.q.resize(0);
   state.v.resize(0);
   state.deformables.push_back(fem::MakeRestState(model.bodies[0]));
-  sim::StepSettings settings;
-  settings.formulation = sim::FormulationKind::kSap;
+  FormulationSettings settings;
+  settings.formulation = testing_support::Named("sap");
   settings.sap.dissipation_time_scale = 0;
   sim::StepReport report;
   for (int k = 0; k < 3; ++k) {

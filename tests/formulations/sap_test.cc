@@ -1,6 +1,6 @@
 // The SAP formulation end to end (scene → sim::Simulate), against analytic answers: the
-// regularized stiction slip σ·δt·g (docs/notes/sap-and-deformables.md §1.1), a pendulum on a distance
-// constraint, joint limits, a mimic-coupled gripper, a welded chain, implicit PD drives.
+// regularized stiction slip σ·δt·g (docs/notes/sap-and-deformables.md §1.1), a pendulum on a
+// distance constraint, joint limits, a mimic-coupled gripper, a welded chain, implicit PD drives.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/formulation_names.h"
 
 namespace coulomb {
 namespace {
@@ -34,10 +35,11 @@ double JointPosition(const SceneRun& run, const std::string& joint, const sim::F
 }
 
 // A flat 0.2 × 0.2 × 0.02 m, 1 kg plate at rest on a 30° incline with μ = 0.7 > tan 30°: it
-// sticks, up to SAP's regularized stiction (docs/notes/sap-and-deformables.md §1.1). Each of its 4 corner contacts takes
-// γ_t = v_s / R_t with R_t = σ w_t, so v_s = σ w_t m g sin θ δt / 4. w_t is the tangential
-// diagonal of the contact's Delassus estimate W = J diag(M)⁻¹ Jᵀ, floored by ‖W‖_F / 3 (docs/notes/sap-and-deformables.md
-// §1.1). (The plate is flat so that no corner is unloaded enough to slide.)
+// sticks, up to SAP's regularized stiction (docs/notes/sap-and-deformables.md §1.1). Each of its 4
+// corner contacts takes γ_t = v_s / R_t with R_t = σ w_t, so v_s = σ w_t m g sin θ δt / 4. w_t is
+// the tangential diagonal of the contact's Delassus estimate W = J diag(M)⁻¹ Jᵀ, floored by ‖W‖_F /
+// 3 (docs/notes/sap-and-deformables.md §1.1). (The plate is flat so that no corner is unloaded
+// enough to slide.)
 double StictionSlipSpeed(double sigma) {
   const std::string yaml = R"(
 coulomb: 1
@@ -253,7 +255,7 @@ TEST(SapDeterminism, SameSceneGivesBitIdenticalStates) {
   const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/pyramid.yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   ASSERT_TRUE(scene.ok());
-  scene.value().settings.formulation = sim::FormulationKind::kSap;
+  scene.value().settings.formulation = testing_support::Named("sap");
   scene.value().duration = 0.5;
   const sim::RunSummary a = sim::Simulate(scene.value(), nullptr);
   const sim::RunSummary b = sim::Simulate(scene.value(), nullptr);

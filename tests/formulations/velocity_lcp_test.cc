@@ -50,7 +50,7 @@ struct InclineRun {
 
 // A 0.2 m cube (1 kg) released at rest on a plane tilted by `slope` about y, for `seconds`.
 InclineRun RunIncline(double mu, double slope, double seconds, double h,
-                      const sim::StepSettings& settings) {
+                      const FormulationSettings& settings) {
   multibody::Model model;
   geometry::CollisionWorld world;
   AddCube(model, world, 0.1, 1.0, mu);
@@ -75,10 +75,10 @@ InclineRun RunIncline(double mu, double slope, double seconds, double h,
 }
 
 // Every velocity-level formulation must pass the same physics checks.
-class SteppingTest : public ::testing::TestWithParam<sim::FormulationKind> {
+class SteppingTest : public ::testing::TestWithParam<const Formulation*> {
  protected:
-  sim::StepSettings Settings() const {
-    sim::StepSettings settings;
+  FormulationSettings Settings() const {
+    FormulationSettings settings;
     settings.formulation = GetParam();
     return settings;
   }
@@ -152,8 +152,8 @@ bodies:
   EXPECT_NEAR(deflection, 2e-4 * 9.81, 0.01 * 2e-4 * 9.81);
 }
 INSTANTIATE_TEST_SUITE_P(Formulations, SteppingTest,
-                         ::testing::Values(sim::FormulationKind::kVelocityLcp,
-                                           sim::FormulationKind::kCone),
+                         ::testing::Values(testing_support::Named("velocity-lcp"),
+                                           testing_support::Named("cone")),
                          testing_support::FormulationTestName);
 }  // namespace
 }  // namespace coulomb

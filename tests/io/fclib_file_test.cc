@@ -11,8 +11,8 @@ extern "C" {  // the test reads the global problem with libfclib itself, indepen
 #include <fclib.h>
 }
 
-#include "coulomb/complementarity/cone_solvers.h"
 #include "apps/coulomb/trinkle/trinkle_generator.h"
+#include "coulomb/complementarity/cone_solvers.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb {
@@ -79,11 +79,12 @@ Eigen::MatrixXd Dense(const fclib_matrix& m) {
   return out;
 }
 
-// A global problem (an LMGC90 dump of Siconos' tests, 9 contacts, 162 DoF) is condensed and solved; the certificate is
-// computed from the raw global data with a dense Cholesky of M, not from the condensed W, q:
-// v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
+// A global problem (an LMGC90 dump of Siconos' tests, 9 contacts, 162 DoF) is condensed and solved;
+// the certificate is computed from the raw global data with a dense Cholesky of M, not from the
+// condensed W, q: v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
 TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquations) {
-  const std::string path = std::string(COULOMB_DATA_DIR) + "/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5";
+  const std::string path = std::string(COULOMB_DATA_DIR) +
+                           "/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5";
   ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadFrictionContactFile(path);
   ASSERT_TRUE(p.ok()) << p.error().ToString();

@@ -7,6 +7,8 @@
 
 #include <numbers>
 
+#include "tests/support/formulation_names.h"
+
 namespace coulomb {
 namespace {
 
@@ -90,7 +92,7 @@ bodies:
   const sim::Scene& s = scene.value();
   EXPECT_EQ(s.name, "demo");
   EXPECT_EQ(s.NumSteps(), 250);
-  EXPECT_EQ(s.settings.formulation, sim::FormulationKind::kCone);
+  EXPECT_EQ(s.settings.formulation, testing_support::Named("cone"));
   ASSERT_EQ(s.model.bodies.size(), 1u);  // the fixed ground is static geometry, not a body
   const double mass = 500 * 4.0 / 3.0 * std::numbers::pi * 1e-3;
   EXPECT_NEAR(s.model.bodies[0].inertia.mass, mass, 1e-12);
@@ -185,7 +187,7 @@ TEST(SceneFile, DeformableBodies) {
   EXPECT_EQ(jelly.rest.num_vertices(), 18);
   EXPECT_EQ(jelly.fixed_vertices.size(), 9u);  // the top face, z = 1.05
   EXPECT_NEAR(jelly.rest.vertices.row(2).minCoeff(), 0.95, 1e-12);
-  EXPECT_EQ(scene.value().settings.formulation, sim::FormulationKind::kSap);  // the default
+  EXPECT_EQ(scene.value().settings.formulation, testing_support::Named("sap"));  // the default
   EXPECT_EQ(scene.value().initial.deformables.at(0).v(0, 0), 1.0);  // a free bottom vertex
   InputError e = ErrorOf(head + "  - {mesh: {type: blob}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.type");
@@ -209,7 +211,7 @@ TEST(SceneFile, DeformableBodies) {
               "[1, 1, 1]}]}\n");
   EXPECT_EQ(e.field, "deformables[0].attach[0].body");
   e = ErrorOf("coulomb: 1\nformulation: cone\ndeformables: [{mesh: {type: ball, radius: 0.1}}]\n");
-  EXPECT_NE(e.reason.find("sap formulation"), std::string::npos) << e.reason;
+  EXPECT_NE(e.reason.find("--formulation sap"), std::string::npos) << e.reason;
 }
 
 TEST(SceneFile, ReadsEveryExample) {

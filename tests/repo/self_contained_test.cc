@@ -36,8 +36,8 @@ bool Skipped(const fs::path& dir) {
 
 // The project's own text files: sources, build files, scenes, scripts and docs.
 std::vector<fs::path> ProjectTextFiles() {
-  static const std::set<std::string> kExtensions = {".cc", ".h",    ".txt", ".cmake", ".yaml",
-                                                    ".py", ".sh",   ".md",  ".json",  ".js",
+  static const std::set<std::string> kExtensions = {".cc",   ".h",   ".txt", ".cmake", ".yaml",
+                                                    ".py",   ".sh",  ".md",  ".json",  ".js",
                                                     ".html", ".tsv", ".in"};
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(kRoot); it != fs::recursive_directory_iterator();

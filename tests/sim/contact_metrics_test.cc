@@ -1,4 +1,5 @@
-// The accuracy measures of docs/notes/complementarity.md §7 on hand-made solutions whose violations are known.
+// The accuracy measures of docs/notes/complementarity.md §7 on hand-made solutions whose violations
+// are known.
 
 #include "coulomb/sim/contact_metrics.h"
 

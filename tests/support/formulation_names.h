@@ -1,16 +1,26 @@
 #pragma once
-// Readable names of parametrized tests over formulations ("velocity_lcp", "cone", "trinkle").
+// Registered formulations by name for the tests, and readable names of tests parametrized over
+// them ("velocity_lcp", "cone", "trinkle", "sap").
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
-#include "coulomb/sim/step.h"
+#include "coulomb/formulations/formulation.h"
 
 namespace coulomb::testing_support {
 
-inline std::string FormulationTestName(const ::testing::TestParamInfo<sim::FormulationKind>& info) {
-  std::string name(sim::ToString(info.param));
+// The registered formulation `name`; a misspelt name is a bug in the test, so it throws.
+inline const Formulation* Named(std::string_view name) {
+  const Formulation* f = FindFormulation(name);
+  if (f == nullptr) throw std::invalid_argument("no formulation named " + std::string(name));
+  return f;
+}
+
+inline std::string FormulationTestName(const ::testing::TestParamInfo<const Formulation*>& info) {
+  std::string name(info.param->name);
   for (char& c : name) c = c == '-' ? '_' : c;
   return name;
 }

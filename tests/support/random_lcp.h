@@ -1,8 +1,8 @@
 #pragma once
 // Random LCPs with known structure, deterministic by seed, for tests and benchmarks.
 //
-// Matrix classes (docs/notes/complementarity.md §1.5): P-matrix, symmetric PSD (rank deficient, with a
-// planted solution so one exists), strictly copositive (copositive-plus, not P0 in general).
+// Matrix classes (docs/notes/complementarity.md §1.5): P-matrix, symmetric PSD (rank deficient,
+// with a planted solution so one exists), strictly copositive (copositive-plus, not P0 in general).
 // Contact-structured LCPs from a random multibody contact system: the velocity-level
 // Stewart–Trinkle/Anitescu–Potra LCP (§4) and paper 1's acceleration-level pyramid LCP
 // (eqs. 37–39, §0), both including deliberately redundant contacts (boxes resting on 4 corners).

@@ -1,7 +1,7 @@
 #pragma once
-// Paper 2's validation and robotics scenes (Han et al. 2023 §VI; docs/notes/sap-and-deformables.md §4)
-// as benchmark cases: which scene file, what to change for each variant, and the figure of merit
-// a reader of the paper would compare, computed from the recorded run alone.
+// Paper 2's validation and robotics scenes (Han et al. 2023 §VI; docs/notes/sap-and-deformables.md
+// §4) as benchmark cases: which scene file, what to change for each variant, and the figure of
+// merit a reader of the paper would compare, computed from the recorded run alone.
 
 #include <string>
 #include <utility>

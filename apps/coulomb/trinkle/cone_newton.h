@@ -8,8 +8,9 @@
 //   c_n = max(0, c_n − ρ a_n),   c_T = P_{disk(μ c_n)}(c_T − ρ a_T)
 // (the second one is the maximum-dissipation variational inequality of the disk). We solve
 // F(x) = x − P(x − ρ a(x)) = 0 by semismooth Newton with an Armijo line search on ½‖F‖² and a
-// gradient fallback, the Jean–Moreau form of the cone problem (docs/notes/complementarity.md §3.3) at the acceleration
-// level. Soft fingers and the quasistatic variant are not covered (kNotApplicable).
+// gradient fallback, the Jean–Moreau form of the cone problem (docs/notes/complementarity.md §3.3)
+// at the acceleration level. Soft fingers and the quasistatic variant are not covered
+// (kNotApplicable).
 
 #include "apps/coulomb/trinkle/trinkle_solution.h"
 #include "apps/coulomb/trinkle/trinkle_solver.h"

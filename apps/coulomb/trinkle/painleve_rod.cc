@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "coulomb/complementarity/enumeration.h"
 #include "apps/coulomb/trinkle/trinkle_scenes.h"
 #include "apps/coulomb/trinkle/trinkle_solver.h"
+#include "coulomb/complementarity/enumeration.h"
 
 namespace coulomb::trinkle {
 

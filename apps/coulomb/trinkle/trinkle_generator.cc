@@ -7,10 +7,10 @@
 #include <numeric>
 #include <vector>
 
-#include "coulomb/base/random.h"
 #include "apps/coulomb/trinkle/trinkle_scenes.h"
 #include "apps/coulomb/trinkle/trinkle_solver.h"
 #include "apps/coulomb/trinkle/trinkle_system.h"
+#include "coulomb/base/random.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
 namespace coulomb::trinkle {
@@ -161,7 +161,8 @@ std::vector<Box> StackBoxes(int bodies, SplitMix64& rng) {
   return boxes;
 }
 
-// The boxes as paper-1 objects under gravity plus random wrenches (docs/notes/complementarity.md §6.1).
+// The boxes as paper-1 objects under gravity plus random wrenches (docs/notes/complementarity.md
+// §6.1).
 void AddObjects(const std::vector<Box>& boxes, SplitMix64& rng, TrinkleProblem& p) {
   for (const Box& b : boxes) {
     TrinkleObject o = MakeBox(b.half, rng.Uniform(500, 5000), b.center, Eigen::Matrix3d::Identity(),

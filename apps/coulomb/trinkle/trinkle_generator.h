@@ -1,6 +1,6 @@
 #pragma once
-// Random, physically meaningful instances of paper 1's problem (docs/notes/complementarity.md §6.1),
-// deterministic by seed, for the Table 1–4 study.
+// Random, physically meaningful instances of paper 1's problem (docs/notes/complementarity.md
+// §6.1), deterministic by seed, for the Table 1–4 study.
 //
 // A geometry is a stack of boxes on the ground (box on ground, box on box), optionally pushed
 // against a wall and grasped by two fingertips of a grounded arm (revolute chains whose mass
@@ -14,9 +14,9 @@
 #include <optional>
 #include <string>
 
+#include "apps/coulomb/trinkle/trinkle_problem.h"
 #include "coulomb/complementarity/friction_contact_problem.h"
 #include "coulomb/complementarity/lcp_problem.h"
-#include "apps/coulomb/trinkle/trinkle_problem.h"
 
 namespace coulomb::trinkle {
 
@@ -45,8 +45,9 @@ std::optional<GeneratedProblem> GenerateTrinkleProblem(const GeneratorRequest& r
 // The same problem with μ at every contact (paper 1's sweep), μ_τ scaled alike for soft fingers.
 TrinkleProblem WithFriction(const TrinkleProblem& problem, double mu);
 
-// The velocity-level Stewart–Trinkle LCP of the same state (docs/notes/complementarity.md §4, §6.1): one step of size h
-// with d friction directions per contact, from the Delassus matrix of the same bodies.
+// The velocity-level Stewart–Trinkle LCP of the same state (docs/notes/complementarity.md §4,
+// §6.1): one step of size h with d friction directions per contact, from the Delassus matrix of the
+// same bodies.
 LcpProblem MakeVelocityLevelLcp(const TrinkleProblem& problem, double h, int directions);
 
 // The local frictional-contact problem (FCLib's convention, normal first, u = W r + q) of the

@@ -14,10 +14,10 @@
 // plane). When every rolling force is inside its cone, the answer solves the cone model
 // (Proposition 1, generalized to any circumscribing polygon), which the checker confirms.
 
-#include "coulomb/complementarity/lcp_solvers.h"
 #include "apps/coulomb/trinkle/trinkle_check.h"
 #include "apps/coulomb/trinkle/trinkle_problem.h"
 #include "apps/coulomb/trinkle/trinkle_solution.h"
+#include "coulomb/complementarity/lcp_solvers.h"
 
 namespace coulomb::trinkle {
 

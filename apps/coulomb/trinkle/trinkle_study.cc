@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "apps/coulomb/trinkle/milp_oracle.h"
+#include "apps/coulomb/trinkle/trinkle_generator.h"
+#include "apps/coulomb/trinkle/trinkle_solver.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/enumeration.h"
 #include "coulomb/complementarity/lcp_solvers.h"
-#include "apps/coulomb/trinkle/trinkle_generator.h"
-#include "apps/coulomb/trinkle/trinkle_solver.h"
 #include "coulomb/io/fclib_file.h"
 #include "coulomb/io/lcp_file.h"
 

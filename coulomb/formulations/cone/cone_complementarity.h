@@ -1,9 +1,9 @@
 #pragma once
-// The cone complementarity formulation (docs/notes/complementarity.md §3.3–4): the exact Coulomb cone at the velocity
-// level, with De Saxcé's bipotential, K*_μ ∋ û ⊥ γ ∈ K_μ for the impulses γ and the contact
-// velocity u = W γ + q of LocalContactProblem. Unlike the pyramid LCP there is no polygonal
-// anisotropy and no relaxation (no spurious normal velocity while sliding, unlike the convex
-// CCP/SAP relaxation). Solved by any cone solver (NSGS default), warm-started.
+// The cone complementarity formulation (docs/notes/complementarity.md §3.3–4): the exact Coulomb
+// cone at the velocity level, with De Saxcé's bipotential, K*_μ ∋ û ⊥ γ ∈ K_μ for the impulses γ
+// and the contact velocity u = W γ + q of LocalContactProblem. Unlike the pyramid LCP there is no
+// polygonal anisotropy and no relaxation (no spurious normal velocity while sliding, unlike the
+// convex CCP/SAP relaxation). Solved by any cone solver (NSGS default), warm-started.
 
 #include <Eigen/Dense>
 

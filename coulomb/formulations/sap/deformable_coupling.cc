@@ -238,7 +238,8 @@ std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params
   return constraint_of;
 }
 
-// Attachments: x_vertex − X_WB p_B = 0, rigid (docs/notes/sap-and-deformables.md §2.4: holonomic, k = ∞, β = 0.1).
+// Attachments: x_vertex − X_WB p_B = 0, rigid (docs/notes/sap-and-deformables.md §2.4: holonomic, k
+// = ∞, β = 0.1).
 void AddAttachments(const CoupledStepInput& in, const SapParams& params,
                     const std::vector<DeformableClique>& bodies, SapProblem& sap) {
   for (const fem::VertexAttachment& at : in.deformables->attachments) {

@@ -1,10 +1,10 @@
 #pragma once
-// One SAP step of rigid trees and FEM bodies together (paper 2 §V; docs/notes/sap-and-deformables.md
-// §2.3–2.4). Rigid trees are cliques as in sap_formulation.h. Each deformable body with
-// contacts or attachments becomes one more clique over its participating DoFs only: its step
-// matrix A is factored once with the other DoFs eliminated first, giving both v* and the Schur
-// complement Â; SAP solves for all participating velocities, and the eliminated ones follow from
-// the same factorization. Bodies without contact take their free motion.
+// One SAP step of rigid trees and FEM bodies together (paper 2 §V;
+// docs/notes/sap-and-deformables.md §2.3–2.4). Rigid trees are cliques as in sap_formulation.h.
+// Each deformable body with contacts or attachments becomes one more clique over its participating
+// DoFs only: its step matrix A is factored once with the other DoFs eliminated first, giving both
+// v* and the Schur complement Â; SAP solves for all participating velocities, and the eliminated
+// ones follow from the same factorization. Bodies without contact take their free motion.
 
 #include <Eigen/Dense>
 #include <vector>

@@ -110,8 +110,8 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
 void AddLimits(const contact::ContactProblem& problem, const SapParams& params, SapProblem& sap) {
   const double h = problem.time_step;
   for (const contact::JointLimit& limit : problem.limits) {
-    // Only limits the joint can reach within the step (Drake's window, docs/notes/sap-and-deformables.md §1.3): far limits
-    // would add rows that are never active.
+    // Only limits the joint can reach within the step (Drake's window,
+    // docs/notes/sap-and-deformables.md §1.3): far limits would add rows that are never active.
     const double reach =
         2 * h * std::max(std::abs(problem.v[limit.dof]), std::abs(sap.v_star[limit.dof]));
     for (const double side : {1.0, -1.0}) {
@@ -205,7 +205,8 @@ ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapPa
                              convex::SapFactorization* factorization) {
   const Stopwatch clock;
   const SapStepProblem step = MakeSapProblem(problem, params);
-  // Warm start from the current velocity (docs/notes/sap-and-deformables.md §1.5): in steady contact it is nearly optimal.
+  // Warm start from the current velocity (docs/notes/sap-and-deformables.md §1.5): in steady
+  // contact it is nearly optimal.
   const convex::SapResult r = convex::SolveSap(step.sap, params.solver, problem.v, factorization);
   ContactSolution out = RigidSolution(problem, step, r);
   out.seconds = clock.Seconds();

@@ -5,7 +5,8 @@
 // with one clique per articulated tree (A = M + δt·D, joint damping implicit) and every
 // constraint regularized (near-rigid β, friction σ). Unlike the complementarity formulations it
 // always has a unique solution, found by Newton's method; the price is a regularized Coulomb
-// law: stiction slips at about σ·δt·g, and sliding contacts glide apart slightly (docs/notes/sap-and-deformables.md §1.2).
+// law: stiction slips at about σ·δt·g, and sliding contacts glide apart slightly
+// (docs/notes/sap-and-deformables.md §1.2).
 
 #include <Eigen/Dense>
 #include <optional>
@@ -25,19 +26,20 @@ struct SapParams {
   convex::SapSolverParams solver;
   // τ_d of every contact, s: the normal bias is v̂ = −φ0/(δt + τ_d), and for compliant contacts
   // (material compliance > 0) the damping is d = τ_d·k. Unset: one time step, which makes the
-  // near-rigid contact critically damped as SAP does for holonomic constraints (docs/notes/sap-and-deformables.md §1.3);
-  // τ_d = 0 leaves it an undamped spring that bounces back what an impact pushed in.
+  // near-rigid contact critically damped as SAP does for holonomic constraints
+  // (docs/notes/sap-and-deformables.md §1.3); τ_d = 0 leaves it an undamped spring that bounces
+  // back what an impact pushed in.
   std::optional<double> dissipation_time_scale;
   bool joint_limits = true;  // enforce finite limits of 1-dof joints
-  // How a deformable clique estimates the Delassus diagonal of its contacts (docs/notes/sap-and-deformables.md §1.1):
-  // kDiagonal uses diag(Â)⁻¹ as for rigid trees (docs/notes/sap-and-deformables.md §6, Drake); kExact uses diag(Â⁻¹).
-  // diag(Â) of a very stiff body is dominated by δt² K, so diag(Â)⁻¹ says a vertex barely moves
-  // under an impulse when in fact it moves with the whole block; the near-rigid regularization
-  // built on it is then so stiff that Newton stalls (paper 2's 20 GPa arch at δt = 40 ms).
-  // diag(Â⁻¹) is each velocity's true response, but for a light body under loads far above its
-  // weight (the cylinder: 2.5 kg of rubber under 28 kN at δt = 5 s) it includes the free
-  // rigid-body mode and softens the contacts until the plates pass through, so the default
-  // stays diagonal.
+  // How a deformable clique estimates the Delassus diagonal of its contacts
+  // (docs/notes/sap-and-deformables.md §1.1): kDiagonal uses diag(Â)⁻¹ as for rigid trees
+  // (docs/notes/sap-and-deformables.md §6, Drake); kExact uses diag(Â⁻¹). diag(Â) of a very stiff
+  // body is dominated by δt² K, so diag(Â)⁻¹ says a vertex barely moves under an impulse when in
+  // fact it moves with the whole block; the near-rigid regularization built on it is then so stiff
+  // that Newton stalls (paper 2's 20 GPa arch at δt = 40 ms). diag(Â⁻¹) is each velocity's true
+  // response, but for a light body under loads far above its weight (the cylinder: 2.5 kg of rubber
+  // under 28 kN at δt = 5 s) it includes the free rigid-body mode and softens the contacts until
+  // the plates pass through, so the default stays diagonal.
   enum class DeformableDelassus { kDiagonal, kExact };
   DeformableDelassus deformable_delassus = DeformableDelassus::kDiagonal;
 };

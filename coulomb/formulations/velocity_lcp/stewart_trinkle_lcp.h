@@ -1,6 +1,6 @@
 #pragma once
-// The velocity-level LCP of Stewart–Trinkle / Anitescu–Potra (docs/notes/complementarity.md §4) from a
-// local contact problem u = W r + q in normal-first frames (FCLib's convention):
+// The velocity-level LCP of Stewart–Trinkle / Anitescu–Potra (docs/notes/complementarity.md §4)
+// from a local contact problem u = W r + q in normal-first frames (FCLib's convention):
 //   z = (p_n, β, λ),  w = (u_n, λ e + Dᵀ u, μ p_n − eᵀ β),
 // with d friction directions per contact spanning the tangent plane (an inscribed polygon).
 // Size n_c (d + 2). Lemke processes it for every μ ≥ 0 (Anitescu–Potra).

@@ -1,6 +1,6 @@
 #pragma once
-// The velocity-level LCP formulation (Stewart–Trinkle / Anitescu–Potra, docs/notes/complementarity.md §4):
-// ContactProblem → Stewart–Trinkle LCP → impulses → v⁺.
+// The velocity-level LCP formulation (Stewart–Trinkle / Anitescu–Potra,
+// docs/notes/complementarity.md §4): ContactProblem → Stewart–Trinkle LCP → impulses → v⁺.
 //
 // With d friction directions per contact (an inscribed polygon), the LCP has size n_c (d + 2);
 // the normal row uses the position-level form n·v⁺ + κ φ / h ≥ 0 (κ = position_correction;

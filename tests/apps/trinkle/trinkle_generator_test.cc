@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "coulomb/complementarity/lemke.h"
 #include "apps/coulomb/trinkle/trinkle_solver.h"
 #include "apps/coulomb/trinkle/trinkle_system.h"
+#include "coulomb/complementarity/lemke.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb::trinkle {

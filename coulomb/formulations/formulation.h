@@ -1,0 +1,86 @@
+#pragma once
+// A time-stepping formulation as a plug-in: one descriptor (name, what it supports, its solver
+// names, and the functions that select a solver and solve one step's ContactProblem), defined in
+// the formulation's own folder and listed once in registry.cc. The stepper, the scene reader, the
+// CLI and the summaries ask the descriptor; none of them switches on which formulation it is.
+//
+// Adding a formulation: its folder (the solve function and `<name>_descriptor.cc`), its params in
+// FormulationSettings and its line in registry.cc. A program may also run a descriptor of its own
+// that the registry does not list, by pointing FormulationSettings::formulation at it.
+
+#include <Eigen/Core>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/convex/sap_factorization.h"
+#include "coulomb/formulations/cone/cone_complementarity.h"
+#include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/sap/sap_formulation.h"
+#include "coulomb/formulations/trinkle/acceleration_step.h"
+#include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
+
+namespace coulomb {
+
+struct Formulation;
+
+// The velocity-level pyramid LCP: the default of scenes without deformable bodies.
+extern const Formulation kVelocityLcpFormulation;
+
+// Every formulation's settings, each in its own struct; `formulation` says which one runs.
+struct FormulationSettings {
+  const Formulation* formulation = &kVelocityLcpFormulation;  // never null
+  VelocityLcpParams velocity_lcp;
+  ConeParams cone;
+  AccelerationStepParams trinkle;
+  SapParams sap;
+};
+
+// What a formulation keeps from one step to the next besides the state (speed only: an empty
+// workspace gives the same answer).
+struct FormulationWorkspace {
+  // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
+  // is unchanged.
+  convex::SapFactorization sap_factorization;
+};
+
+// What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
+struct FormulationSupport {
+  bool deformable_bodies = false;      // FEM bodies, coupled in the same contact problem
+  bool joint_limits = false;           // joint limits and couplers, welds, distance constraints
+  bool implicit_pd_drives = false;     // PD controllers as implicit drives (else explicit torques)
+  bool restitution = false;            // Newton restitution at impacts
+  bool painleve_reports = false;       // reports an inconsistent (Painlevé) problem per step
+  bool contact_velocity_rate = false;  // needs J̇v, from a second contact detection
+};
+
+struct Formulation {
+  std::string_view name;     // as in scene files and --formulation: "cone"
+  std::string_view summary;  // one line for --help and `coulomb info`
+  FormulationSupport supports;
+  std::string_view solver_names;  // what `select_solver` takes, for messages: "nsgs, nsn, …"
+  // Selects this formulation's solver by name in `settings`; "" or what is wrong.
+  std::string (*select_solver)(std::string_view name, FormulationSettings& settings) = nullptr;
+  // The solver `settings` selects, as summaries print it ("lemke", "newton/exact").
+  std::string (*solver_name)(const FormulationSettings& settings) = nullptr;
+  // One step: ContactProblem → ContactSolution, warm-started from the previous step's impulses
+  // of the contacts that persist (zero for new ones).
+  ContactSolution (*solve)(const contact::ContactProblem& problem,
+                           const FormulationSettings& settings, const Eigen::VectorXd& warm_start,
+                           FormulationWorkspace& workspace) = nullptr;
+};
+
+// The registered formulations, in the order messages list them.
+std::span<const Formulation* const> Formulations();
+// A registered formulation by name, or nullptr.
+const Formulation* FindFormulation(std::string_view name);
+// "velocity-lcp, cone, trinkle, sap", for messages.
+std::string FormulationNames();
+// The registered formulations that support something, for messages: "sap" for
+// FormulationsSupporting(&FormulationSupport::deformable_bodies).
+std::string FormulationsSupporting(bool FormulationSupport::*capability);
+// The first registered formulation that supports it (nullptr if none does).
+const Formulation* FirstFormulationSupporting(bool FormulationSupport::*capability);
+
+}  // namespace coulomb

@@ -1,0 +1,33 @@
+// The convex SAP formulation (Castro et al. 2022; paper 2) as a registered formulation: the only
+// one that couples deformable bodies and enforces joint limits and holonomic constraints.
+
+#include <fmt/format.h>
+
+#include "coulomb/convex/sap_solver.h"
+#include "coulomb/formulations/formulation.h"
+
+namespace coulomb {
+
+extern const Formulation kSapFormulation;
+const Formulation kSapFormulation = {
+    .name = "sap",
+    .summary = "convex SAP: Newton on the regularized cone, rigid and FEM bodies, joint limits",
+    .supports = {.deformable_bodies = true, .joint_limits = true, .implicit_pd_drives = true},
+    .solver_names = "exact, backtracking",
+    .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
+      const auto kind = convex::ParseLineSearch(name);
+      if (!kind) return fmt::format("unknown SAP line search '{}' (exact, backtracking)", name);
+      settings.sap.solver.line_search = *kind;
+      return "";
+    },
+    .solver_name = [](const FormulationSettings& settings) -> std::string {
+      return fmt::format("newton/{}", convex::ToString(settings.sap.solver.line_search));
+    },
+    .solve =
+        [](const contact::ContactProblem& problem, const FormulationSettings& settings,
+           const Eigen::VectorXd&, FormulationWorkspace& workspace) {
+          return SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
+        },
+};
+
+}  // namespace coulomb
