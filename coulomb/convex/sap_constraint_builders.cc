@@ -45,7 +45,13 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
       std::max(NearRigidR(regularization.beta, w_n), 1.0 / (dt * contact.stiffness * (dt + tau_d)));
   const double R_t = regularization.sigma * w_t;
   c.R = Eigen::Vector3d(R_n, R_t, R_t);
-  c.v_hat = Eigen::Vector3d(-contact.phi0 / (dt + tau_d), 0, 0);
+  // v̂_n = −φ0/(δt + τ_d) (docs/notes/sap-and-deformables.md §1.1) models a spring and damper
+  // in the overlap. A contact that does not touch yet (φ0 > 0, found early because its bodies
+  // move fast) has no damper: v̂_n = −φ0/δt gives no impulse until the predicted gap φ0 + δt v_n
+  // closes, so a falling body arrives instead of being braked in the air (halving its height
+  // above the ground every step). The two agree at φ0 = 0.
+  const double relaxation = contact.phi0 > 0 ? dt : dt + tau_d;
+  c.v_hat = Eigen::Vector3d(-contact.phi0 / relaxation, 0, 0);
   return c;
 }
 

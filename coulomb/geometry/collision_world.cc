@@ -64,16 +64,48 @@ std::string CollisionWorld::Validate() const {
   return "";
 }
 
+namespace {
+
+// Radius of a ball about the geometry's origin that holds the shape (∞ for a half-space):
+// exact for the primitives, the corner of the bounding box for meshes.
+double BoundingRadius(const Shape& shape) {
+  if (const auto* s = std::get_if<Sphere>(&shape)) return s->radius;
+  if (const auto* b = std::get_if<Box>(&shape)) return b->half_extents.norm();
+  if (const auto* c = std::get_if<Capsule>(&shape)) return c->half_length + c->radius;
+  if (const auto* c = std::get_if<Cylinder>(&shape)) return std::hypot(c->half_length, c->radius);
+  const Aabb box = ComputeAabb(shape, multibody::Transform{}, 0);
+  return box.lower.cwiseAbs().cwiseMax(box.upper.cwiseAbs()).norm();
+}
+
+}  // namespace
+
+std::vector<double> SpeculativeReach(const CollisionWorld& world,
+                                     const std::vector<multibody::Vector6d>& velocity, double h) {
+  std::vector<double> reach(world.geometries.size(), 0.0);
+  if (!world.speculative) return reach;
+  for (std::size_t i = 0; i < reach.size(); ++i) {
+    const CollisionGeometry& g = world.geometries[i];
+    if (g.body < 0) continue;
+    const Eigen::Vector3d v = velocity[g.body].head<3>(), w = velocity[g.body].tail<3>();
+    const double radius = BoundingRadius(g.shape);
+    const double spin = std::isfinite(radius) ? w.norm() * radius : 0.0;
+    reach[i] = h * ((v + w.cross(g.X_BG.p)).norm() + spin);
+  }
+  return reach;
+}
+
 ContactDetection FindContacts(const CollisionWorld& world,
-                              const std::vector<multibody::Transform>& X_world) {
+                              const std::vector<multibody::Transform>& X_world,
+                              const std::vector<double>& reach) {
   ContactDetection out;
   const int n = static_cast<int>(world.geometries.size());
+  const auto reach_of = [&](int i) { return reach.empty() ? 0.0 : reach[i]; };
   std::vector<multibody::Transform> X_WG(n);
   std::vector<Aabb> boxes(n);
   for (int i = 0; i < n; ++i) {
     const CollisionGeometry& g = world.geometries[i];
     X_WG[i] = g.body < 0 ? g.X_BG : X_world[g.body] * g.X_BG;
-    boxes[i] = ComputeAabb(g.shape, X_WG[i], world.margin);
+    boxes[i] = ComputeAabb(g.shape, X_WG[i], world.margin + reach_of(i));
   }
   const auto keep = [&](int i, int j) {
     const CollisionGeometry& a = world.geometries[i];
@@ -93,7 +125,8 @@ ContactDetection FindContacts(const CollisionWorld& world,
     const CollisionGeometry& a = world.geometries[i];
     const CollisionGeometry& b = world.geometries[j];
     points.clear();
-    if (Collide(a.shape, X_WG[i], b.shape, X_WG[j], world.margin, points) < 0) {
+    const double margin = world.margin + reach_of(i) + reach_of(j);
+    if (Collide(a.shape, X_WG[i], b.shape, X_WG[j], margin, points) < 0) {
       ++out.unsupported_pairs;
       continue;
     }

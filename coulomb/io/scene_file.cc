@@ -416,6 +416,8 @@ void SceneReader::ReadSettings(const Field& root) {
   scene.time_step = root.Has("time_step") ? root["time_step"].DoubleIn(1e-9, 10) : 1e-3;
   scene.duration = root.Has("duration") ? root["duration"].DoubleIn(0, 1e7) : 1.0;
   scene.world.margin = root.Has("contact_margin") ? root["contact_margin"].DoubleIn(0, 1) : 1e-3;
+  scene.world.speculative =
+      root.Has("speculative_contacts") ? root["speculative_contacts"].Bool() : true;
   scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
   if (root.Has("formulation")) {
     const Formulation* formulation = FindFormulation(root["formulation"].String());
@@ -466,8 +468,8 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
 
 void SceneReader::Read(const Field& root) {
   root.CheckKeys({"coulomb", "name", "gravity", "time_step", "duration", "formulation", "solver",
-                  "contact_margin", "record_every", "materials", "bodies", "urdf", "actuators",
-                  "constraints", "deformables"});
+                  "contact_margin", "speculative_contacts", "record_every", "materials", "bodies",
+                  "urdf", "actuators", "constraints", "deformables"});
   if (!root.Has("coulomb")) {
     root.Fail(fmt::format("missing 'coulomb: {}' (the schema version)", kSceneSchemaVersion));
   }

@@ -30,13 +30,14 @@ Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
 Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Data& data,
                                     const geometry::CollisionWorld& world, const State& state,
                                     const contact::ContactProblem& problem,
-                                    const geometry::ContactSet& contacts) {
+                                    const geometry::ContactSet& contacts,
+                                    const std::vector<double>& reach) {
   constexpr double kDelta = 1e-7;  // s: the FD error O(δ) is far below the drift correction
   const int nc = problem.num_contacts();
   Eigen::VectorXd rate = Eigen::VectorXd::Zero(3 * nc);
   const Eigen::VectorXd q = multibody::IntegrateConfiguration(model, state.q, state.v, kDelta);
   multibody::CalcForwardKinematics(model, data, q, state.v);
-  const geometry::ContactDetection moved = geometry::FindContacts(world, data.X_world);
+  const geometry::ContactDetection moved = geometry::FindContacts(world, data.X_world, reach);
   geometry::ContactSet matched;
   std::vector<int> index;
   for (int k = 0; k < nc; ++k) {
@@ -77,9 +78,10 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   if (deformables != nullptr && deformables->empty()) deformables = nullptr;
   StepReport report;
   Stopwatch clock;
-  // 1. Contacts at the current poses.
+  // 1. Contacts at the current poses, out to how far each geometry can travel in the step.
   multibody::CalcForwardKinematics(model, data, state.q, state.v);
-  geometry::ContactDetection detection = geometry::FindContacts(world, data.X_world);
+  const std::vector<double> reach = geometry::SpeculativeReach(world, data.velocity, h);
+  geometry::ContactDetection detection = geometry::FindContacts(world, data.X_world, reach);
   report.unsupported_pairs = detection.unsupported_pairs;
   for (const geometry::Contact& c : detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);
@@ -98,7 +100,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   problem.drives = drives;
   if (settings.formulation->supports.contact_velocity_rate) {
     problem.contact_velocity_rate =
-        ContactVelocityRate(model, data, world, state, problem, detection.contacts);
+        ContactVelocityRate(model, data, world, state, problem, detection.contacts, reach);
   }
   report.profile.assembly = clock.Lap();
   // 3. The formulation, warm-started from the contacts that persist.

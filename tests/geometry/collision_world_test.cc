@@ -100,6 +100,32 @@ TEST(CollisionWorld, ContactIdsPersistWhileTheBoxSettles) {
   EXPECT_NEAR(FindContacts(world, {At({0, 0, 0.05})}).contacts.contacts[0].mu, 0.48, 1e-15);
 }
 
+// A sphere 5 cm above the ground falling at 4 m/s travels 4 cm in a 10 ms step and 6 cm in
+// 15 ms: its contact is found (at φ = 5 cm) only when the step can close the gap, and never
+// when the world is not speculative. A spinning sphere reaches farther by ω r.
+TEST(CollisionWorld, SpeculativeReachFindsContactsTheStepCanClose) {
+  CollisionWorld world;
+  world.Add({"ground", -1, HalfSpace{}, {}, 0.5});
+  world.Add({"ball", 0, Sphere{0.1}, {}, 0.5});
+  const std::vector<Transform> poses = {At({0, 0, 0.15})};
+  multibody::Vector6d velocity = multibody::Vector6d::Zero();
+  velocity[2] = -4;  // m/s, body frame = world frame here
+  const auto found = [&](double h) {
+    return FindContacts(world, poses, SpeculativeReach(world, {velocity}, h)).contacts.contacts;
+  };
+  EXPECT_TRUE(FindContacts(world, poses).contacts.contacts.empty());
+  EXPECT_TRUE(found(0.010).empty());   // reach 4 cm < 5 cm
+  ASSERT_EQ(found(0.015).size(), 1u);  // reach 6 cm
+  EXPECT_NEAR(found(0.015)[0].phi, 0.05, 1e-12);
+  const std::vector<double> reach = SpeculativeReach(world, {velocity}, 0.015);
+  EXPECT_EQ(reach[0], 0.0);  // static geometry
+  EXPECT_NEAR(reach[1], 0.06, 1e-12);
+  velocity[3] = 10;  // rad/s about x: the surface moves 1 m/s faster
+  EXPECT_NEAR(SpeculativeReach(world, {velocity}, 0.015)[1], 0.015 * (4 + 10 * 0.1), 1e-12);
+  world.speculative = false;
+  EXPECT_EQ(SpeculativeReach(world, {velocity}, 0.015)[1], 0.0);
+}
+
 TEST(CollisionWorld, ValidationNamesTheGeometry) {
   CollisionWorld world;
   world.Add({"wheel", 0, Sphere{-1}, {}, 0.5});

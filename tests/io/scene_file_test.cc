@@ -152,12 +152,21 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
       {"coulomb: 1\nsolver: {hessian_reuse_cg_tolerance: 2}\n",
        "solver.hessian_reuse_cg_tolerance"},
       {"coulomb: 1\nsolver: {try_full_step: maybe}\n", "solver.try_full_step"},
+      {"coulomb: 1\nspeculative_contacts: sometimes\n", "speculative_contacts"},
       {"coulomb: 2\n", "coulomb"},
       {"coulomb: 1\nformulation: magic\n", "formulation"},
       {"coulomb: 1\nurdf: [{file: missing.urdf}]\n", "urdf[0].file"},
       {"coulomb: 1\nactuators: [{joint: nothing, kp: 1, target: 0}]\n", "actuators[0].joint"},
   };
   for (const auto& [text, field] : field_errors) EXPECT_EQ(ErrorOf(text).field, field) << text;
+}
+
+TEST(SceneFile, SpeculativeContactsAreOnUnlessTurnedOff) {
+  const auto on = io::ParseScene("coulomb: 1\n", "on.yaml", ".");
+  const auto off = io::ParseScene("coulomb: 1\nspeculative_contacts: false\n", "off.yaml", ".");
+  ASSERT_TRUE(on.ok() && off.ok());
+  EXPECT_TRUE(on.value().world.speculative);
+  EXPECT_FALSE(off.value().world.speculative);
 }
 
 TEST(SceneFile, SapNewtonSettings) {

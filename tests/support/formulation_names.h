@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,3 +27,12 @@ inline std::string FormulationTestName(const ::testing::TestParamInfo<const Form
 }
 
 }  // namespace coulomb::testing_support
+
+namespace coulomb {
+
+// gtest prints a test's parameter by name rather than by address.
+inline void PrintTo(const Formulation* f, std::ostream* os) {
+  *os << (f == nullptr ? "null" : f->name);
+}
+
+}  // namespace coulomb

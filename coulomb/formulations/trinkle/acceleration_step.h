@@ -1,9 +1,11 @@
 #pragma once
 // Paper 1's model as a time stepper (docs/notes/complementarity.md §4 "Impacts"): a step is
-//   1. an impact LCP for contacts approaching faster than `impact_speed` (Newton restitution,
-//      the velocity-level LCP with v* = v, i.e. no forces act during the impact);
+//   1. an impact LCP for touching contacts approaching faster than `impact_speed` and for
+//      speculative ones (gap > `contact_distance`) whose gap closes within the step (Newton
+//      restitution, the velocity-level LCP with v* = v, i.e. no forces act during the impact;
+//      a speculative contact may approach by its gap, n·v⁺ ≥ −φ/h, so it arrives, not hovers);
 //   2. the acceleration-level contact problem of Trinkle et al. for the persistent contacts
-//      (gap within the margin, not separating): a = A c + b with A = J M⁻¹ Jᵀ and
+//      (gap within `contact_distance`, not separating): a = A c + b with A = J M⁻¹ Jᵀ and
 //      b = J M⁻¹ f + J̇ v + drift correction, rolling contacts bounded by the paper's square
 //      pyramid and sliding ones by eq. (12) (c_T = −μ c_n v_T/‖v_T‖), built by BuildContactLcp
 //      (eqs. 37–39) and solved by Lemke;
@@ -21,7 +23,10 @@ namespace coulomb {
 struct AccelerationStepParams {
   LcpSolverKind solver = LcpSolverKind::kLemke;
   LcpSolverSettings settings;
-  double impact_speed = 1e-3;       // m/s: approaching faster → impact LCP first
+  double impact_speed = 1e-3;  // m/s: approaching faster → impact LCP first
+  // m: a contact farther apart than this is speculative (found early because its bodies move
+  // fast): it takes part only as an impact, in the step in which its gap closes.
+  double contact_distance = 1e-3;
   double separation_speed = 1e-3;   // m/s: separating faster → not in the acceleration LCP
   double slip_speed = 1e-4;         // m/s: sliding (eq. 12) above, rolling (pyramid) below
   double stabilization_steps = 10;  // drift correction time constant τ = this × h
