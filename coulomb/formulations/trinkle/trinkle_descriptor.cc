@@ -1,18 +1,9 @@
 // Paper 1's acceleration-level LCP with an impact LCP for new contacts, as a registered
 // formulation. It needs J̇v, which only the stepper can compute (a second contact detection).
 
-#include <fmt/format.h>
-
-#include "coulomb/complementarity/lcp_solver_kind.h"
 #include "coulomb/formulations/formulation.h"
 
 namespace coulomb {
-namespace {
-
-// Every name select_solver takes (a test checks each one against it).
-constexpr std::string_view kLcpSolverNames = "lemke, fip, ipm, newton, pgs, enum, portfolio";
-
-}  // namespace
 
 extern const Formulation kTrinkleFormulation;
 const Formulation kTrinkleFormulation = {
@@ -20,12 +11,10 @@ const Formulation kTrinkleFormulation = {
     .summary = "paper 1's acceleration-level LCP with impacts; reports Painleve inconsistencies",
     .supports = {.restitution = true, .painleve_reports = true, .contact_velocity_rate = true},
     .solver_names = kLcpSolverNames,
-    .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
-      const auto kind = ParseLcpSolverKind(name);
-      if (!kind) return fmt::format("unknown LCP solver '{}' ({})", name, kLcpSolverNames);
-      settings.trinkle.solver = *kind;
-      return "";
-    },
+    .select_solver =
+        [](std::string_view name, FormulationSettings& settings) {
+          return SelectLcpSolver(name, settings.trinkle.solver);
+        },
     .solver_name = [](const FormulationSettings& settings) -> std::string {
       return std::string(ToString(settings.trinkle.solver));
     },

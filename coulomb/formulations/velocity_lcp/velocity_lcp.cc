@@ -61,4 +61,11 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
   return out;
 }
 
+std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind) {
+  const auto parsed = ParseLcpSolverKind(name);
+  if (!parsed) return fmt::format("unknown LCP solver '{}' ({})", name, kLcpSolverNames);
+  kind = *parsed;
+  return "";
+}
+
 }  // namespace coulomb

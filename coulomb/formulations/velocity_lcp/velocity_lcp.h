@@ -10,6 +10,8 @@
 // piles; to `settings.pgs.acceptance_tolerance`, warm-started from `warm_start`).
 
 #include <Eigen/Dense>
+#include <string>
+#include <string_view>
 
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
@@ -33,6 +35,11 @@ struct VelocityLcpParams {
   LcpSolverKind solver = LcpSolverKind::kLemke;
   LcpSolverSettings settings = DefaultVelocityLcpSettings();
 };
+
+// The LCP solvers the LCP formulations (velocity-lcp, trinkle) take, for messages.
+inline constexpr std::string_view kLcpSolverNames = "lemke, fip, ipm, newton, pgs, enum, portfolio";
+// Sets `kind` to the LCP solver called `name`; "" or what is wrong, listing the names.
+std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind);
 
 // `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is used by the block
 // Gauss–Seidel solver only.
