@@ -27,6 +27,7 @@
 #include "coulomb/convex/sap_solver.h"
 #include "coulomb/fem/fem_model.h"
 #include "coulomb/fem/schur_complement.h"
+#include "coulomb/math/contact_frame.h"
 
 namespace coulomb {
 namespace {
@@ -73,11 +74,8 @@ void AddContacts(const Block& b, convex::SapProblem& sap) {
     jac.name = fmt::format("vertex {}", b.contact_vertices[k]);
     jac.clique_a = 0;
     jac.J_a = Eigen::MatrixXd::Zero(3, m);
-    Eigen::Matrix3d frame;
-    frame.col(0) = Eigen::Vector3d::UnitZ();
-    frame.col(1) = contact::ContactTangent(frame.col(0));
-    frame.col(2) = frame.col(0).cross(frame.col(1));
-    jac.J_a.middleCols<3>(3 * static_cast<Eigen::Index>(k)) = frame.transpose();
+    jac.J_a.middleCols<3>(3 * static_cast<Eigen::Index>(k)) =
+        math::ContactFrame(Eigen::Vector3d::UnitZ()).transpose();
     convex::ContactParameters contact;
     contact.phi0 = b.state.x(2, b.contact_vertices[k]);
     contact.mu = 0.5;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/math/backtracking.h"
 
 namespace coulomb {
 namespace {
@@ -68,25 +69,25 @@ LcpResult SolveFischerBurmeister(const LcpProblem& problem, const FischerBurmeis
         gradient.dot(d) > -params.descent_rho * std::pow(d.norm(), params.descent_power)) {
       d = -gradient;
     }
-    const double slope = gradient.dot(d);
-    double t = 1.0;
-    bool accepted = false;
-    while (t >= params.min_step) {
-      const Eigen::VectorXd z_trial = z + t * d;
-      const Eigen::VectorXd w_trial = M * z_trial + problem.q;
-      const Eigen::VectorXd phi_trial = FischerBurmeister(z_trial, w_trial);
-      const double psi_trial = 0.5 * phi_trial.squaredNorm();
-      if (std::isfinite(psi_trial) && psi_trial <= psi + params.armijo_sigma * t * slope) {
-        z = z_trial;
-        w = w_trial;
-        phi = phi_trial;
-        psi = psi_trial;
-        accepted = true;
-        break;
-      }
-      t *= 0.5;
-    }
-    if (!accepted) {
+    Eigen::VectorXd z_trial, w_trial, phi_trial;
+    const auto merit = [&](double t) {
+      z_trial = z + t * d;
+      w_trial = M * z_trial + problem.q;
+      phi_trial = FischerBurmeister(z_trial, w_trial);
+      return 0.5 * phi_trial.squaredNorm();
+    };
+    math::BacktrackingSettings search;
+    search.armijo = params.armijo_sigma;
+    search.alpha_min = params.min_step;
+    search.max_trials = 1 << 30;  // bounded by min_step
+    const math::BacktrackingResult step =
+        math::BacktrackArmijo(merit, psi, gradient.dot(d), search);
+    if (step.accepted) {
+      z = z_trial;
+      w = w_trial;
+      phi = phi_trial;
+      psi = step.merit;
+    } else {
       status = LcpStatus::kStalled;
       result.message = fmt::format(
           "line search failed at iteration {} (Ψ = {:.3e}): a "

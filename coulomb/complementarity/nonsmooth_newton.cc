@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/math/backtracking.h"
 
 namespace coulomb {
 namespace {
@@ -82,18 +83,18 @@ int NewtonSolve(const Eigen::MatrixXd& W, const Eigen::VectorXd& q, const Eigen:
       step = jacobian.fullPivLu().solve(-G);
     }
     if (!step.allFinite()) break;
-    double t = 1.0;
-    bool accepted = false;
-    for (int k = 0; k < 30; ++k, t *= 0.5) {
-      const Eigen::VectorXd trial = r + t * step;
-      const Eigen::VectorXd Gt = AlartCurnier(W, q, mu, rho, trial, nullptr);
-      if (0.5 * Gt.squaredNorm() <= (1 - 1e-4 * t) * merit) {
-        r = trial;
-        accepted = true;
-        break;
-      }
-    }
-    if (!accepted) break;
+    // Along the Newton step d merit/dα = −‖G‖² = −2 merit; c = 0.5e-4 asks a decrease of
+    // 1e-4 α merit.
+    Eigen::VectorXd trial;
+    const auto merit_at = [&](double t) {
+      trial = r + t * step;
+      return 0.5 * AlartCurnier(W, q, mu, rho, trial, nullptr).squaredNorm();
+    };
+    math::BacktrackingSettings search;
+    search.armijo = 0.5e-4;
+    search.max_trials = 30;
+    if (!math::BacktrackArmijo(merit_at, merit, -2 * merit, search).accepted) break;
+    r = trial;
     G = AlartCurnier(W, q, mu, rho, r, &jacobian);
   }
   return iteration;

@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::contact {
-
-Eigen::Vector3d ContactTangent(const Eigen::Vector3d& n) {
-  const Eigen::Vector3d helper =
-      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  return (helper - helper.dot(n) * n).normalized();
-}
 
 BlockCholesky::BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks,
                              std::vector<DofBlock> blocks)
@@ -167,10 +162,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
   p.compliance.resize(nc);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
-    Eigen::Matrix3d frame;
-    frame.col(0) = c.normal;
-    frame.col(1) = ContactTangent(c.normal);
-    frame.col(2) = c.normal.cross(frame.col(1));
+    const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
     p.frames.push_back(frame);
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).

@@ -100,9 +100,6 @@ struct ContactProblem {
   Eigen::VectorXd FreeContactVelocity() const { return J * v_star; }
 };
 
-// A tangent t for normal n: deterministic (depends only on n), so frames persist across steps.
-Eigen::Vector3d ContactTangent(const Eigen::Vector3d& normal);
-
 ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& tau, const ContactSet& contacts,

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "coulomb/fem/mean_dilatation.h"
+#include "coulomb/math/backtracking.h"
 
 namespace coulomb::fem {
 
@@ -214,18 +215,23 @@ FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) 
     }
     llt.compute(out.A);
     const Eigen::VectorXd dv = -llt.solve(r);
-    double alpha = 1;
-    for (; alpha > 1e-6; alpha *= 0.5) {
-      const ElasticResponse trial = CalcElasticResponse(body, state, positions(v + alpha * dv));
-      const Eigen::VectorXd r_trial = residual(v + alpha * dv, trial);
-      if (trial.finite && r_trial.norm() < (1 - 1e-4 * alpha) * r.norm()) {
-        e = trial;
-        r = r_trial;
-        break;
-      }
+    // Backtracking on ‖m‖, whose slope along the Newton step is −‖m‖. When no step decreases
+    // it, v stays and the iteration limit reports the failure.
+    ElasticResponse e_trial;
+    Eigen::VectorXd r_trial;
+    const auto merit = [&](double alpha) {
+      e_trial = CalcElasticResponse(body, state, positions(v + alpha * dv));
+      r_trial = residual(v + alpha * dv, e_trial);
+      return e_trial.finite ? r_trial.norm() : INFINITY;
+    };
+    math::BacktrackingSettings search;
+    search.alpha_min = 1e-6;
+    const math::BacktrackingResult step = math::BacktrackArmijo(merit, r.norm(), -r.norm(), search);
+    if (step.accepted) {
+      v += step.alpha * dv;
+      e = std::move(e_trial);
+      r = std::move(r_trial);
     }
-    v += alpha * dv;
-    if (alpha <= 1e-6) e = CalcElasticResponse(body, state, positions(v)), r = residual(v, e);
   }
   out.rhs = out.A * v;
   return out;

@@ -7,6 +7,7 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
@@ -29,17 +30,15 @@ Frame MakeFrame(const State& state, const StepReport* report) {
   for (std::size_t k = 0; k < report->contacts.contacts.size(); ++k) {
     const geometry::Contact& c = report->contacts.contacts[k];
     const Eigen::Vector3d impulse = report->impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
-    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
     frame.contacts.push_back({c.body_a, c.body_b, c.point, c.normal, c.phi, impulse,
-                              impulse[0] * c.normal + impulse[1] * t + impulse[2] * o});
+                              math::ContactFrame(c.normal) * impulse});
   }
   for (std::size_t k = 0; k < report->deformable_contacts.size(); ++k) {
     const fem::DeformableContact& c = report->deformable_contacts[k];
     const Eigen::Vector3d impulse =
         report->deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
-    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
     frame.contacts.push_back({-2, c.rigid_body, c.point, c.normal, c.phi, impulse,
-                              impulse[0] * c.normal + impulse[1] * t + impulse[2] * o});
+                              math::ContactFrame(c.normal) * impulse});
   }
   return frame;
 }

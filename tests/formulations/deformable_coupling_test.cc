@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "coulomb/io/scene_file.h"
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
 
@@ -49,9 +50,8 @@ Eigen::Vector3d ImpulseOn(const sim::StepReport& r, int d, int rigid_body, int o
     const fem::DeformableContact& c = r.deformable_contacts[k];
     if (c.deformable != d || c.other != other_deformable) continue;
     if (other_deformable < 0 && c.rigid_body != rigid_body) continue;
-    const Eigen::Vector3d t = contact::ContactTangent(c.normal), o = c.normal.cross(t);
     const Eigen::Vector3d g = r.deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
-    sum += g[0] * c.normal + g[1] * t + g[2] * o;
+    sum += math::ContactFrame(c.normal) * g;
   }
   return sum;
 }

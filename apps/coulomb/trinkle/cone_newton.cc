@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "apps/coulomb/trinkle/trinkle_system.h"
+#include "coulomb/math/backtracking.h"
 
 namespace coulomb::trinkle {
 namespace {
@@ -139,23 +140,24 @@ TrinkleSolution SolveTrinkleConeDirect(const TrinkleProblem& problem,
     const Eigen::VectorXd gradient = J.transpose() * F;
     Eigen::VectorXd d = J.fullPivLu().solve(-F);
     if (!d.allFinite() || gradient.dot(d) > -1e-12 * d.squaredNorm()) d = -gradient;
-    double t = 1.0;
-    bool accepted = false;
-    for (; t > 1e-14; t *= 0.5) {
-      Eigen::MatrixXd J_trial;
-      const Eigen::VectorXd x_trial = x + t * d;
-      const Eigen::VectorXd F_trial = Residual(r, x_trial, rho, &J_trial);
-      const double merit_trial = 0.5 * F_trial.squaredNorm();
-      if (merit_trial <= merit + 1e-4 * t * gradient.dot(d)) {
-        x = x_trial;
-        F = F_trial;
-        J = J_trial;
-        merit = merit_trial;
-        accepted = true;
-        break;
-      }
-    }
-    if (!accepted) {
+    Eigen::MatrixXd J_trial;
+    Eigen::VectorXd x_trial, F_trial;
+    const auto merit_at = [&](double t) {
+      x_trial = x + t * d;
+      F_trial = Residual(r, x_trial, rho, &J_trial);
+      return 0.5 * F_trial.squaredNorm();
+    };
+    math::BacktrackingSettings search;
+    search.alpha_min = 1e-14;
+    search.max_trials = 1 << 30;  // bounded by alpha_min
+    const math::BacktrackingResult step =
+        math::BacktrackArmijo(merit_at, merit, gradient.dot(d), search);
+    if (step.accepted) {
+      x = x_trial;
+      F = F_trial;
+      J = J_trial;
+      merit = step.merit;
+    } else {
       sol.status = LcpStatus::kStalled;
       sol.message = fmt::format("line search failed at iteration {} (‖F‖ = {:.3e})", iteration + 1,
                                 F.lpNorm<Eigen::Infinity>());

@@ -7,6 +7,7 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/fem/schur_complement.h"
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb {
@@ -194,14 +195,6 @@ bool SetSides(CliqueBlock a, CliqueBlock b, SapJacobian& jac) {
   return true;
 }
 
-Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
-  Eigen::Matrix3d frame;
-  frame.col(0) = normal;
-  frame.col(1) = contact::ContactTangent(normal);
-  frame.col(2) = normal.cross(frame.col(1));
-  return frame;
-}
-
 // Returns, per contact, its constraint's index (−1: both sides fixed, nothing to solve).
 std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params,
                              const std::vector<DeformableClique>& bodies, SapProblem& sap) {
@@ -210,7 +203,7 @@ std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params
   for (const fem::DeformableContact& c : *in.contacts) {
     constraint_of.push_back(-1);
     const DeformableClique& a = bodies[c.deformable];
-    const Eigen::Matrix3d Rt = ContactFrame(c.normal).transpose();
+    const Eigen::Matrix3d Rt = math::ContactFrame(c.normal).transpose();
     SapJacobian jac;
     jac.name = fmt::format("contact of vertex {} of '{}'", c.vertex,
                            in.deformables->bodies[c.deformable].name);
