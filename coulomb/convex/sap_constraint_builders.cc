@@ -51,7 +51,9 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
   // closes, so a falling body arrives instead of being braked in the air (halving its height
   // above the ground every step). The two agree at φ0 = 0.
   const double relaxation = contact.phi0 > 0 ? dt : dt + tau_d;
-  c.v_hat = Eigen::Vector3d(-contact.phi0 / relaxation, 0, 0);
+  double v_hat = -contact.phi0 / relaxation;
+  if (std::isinf(contact.stiffness)) v_hat = std::min(v_hat, contact.max_correction_speed);
+  c.v_hat = Eigen::Vector3d(v_hat, 0, 0);
   return c;
 }
 

@@ -29,6 +29,9 @@ struct ContactParameters {
   double mu = 0;
   double stiffness = INFINITY;
   double dissipation_time_scale = 0;
+  // m/s: the largest separation speed the bias v̂_n may ask of a rigid (k = ∞) overlap
+  // (formulations/contact_solution.h says why).
+  double max_correction_speed = INFINITY;
 };
 SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameters& contact,
                                     const Eigen::MatrixXd& W, double dt,

@@ -6,7 +6,8 @@
 namespace coulomb {
 
 LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& problem,
-                                            double position_correction) {
+                                            double position_correction,
+                                            double max_correction_speed) {
   const int nc = problem.num_contacts();
   const Eigen::Index nv = problem.J.cols();
   const auto& blocks = problem.mass.blocks();
@@ -62,6 +63,8 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
   const double h = problem.time_step;
   for (int k = 0; k < nc; ++k) {
     double required = -position_correction * problem.phi[k] / h;  // n·v⁺ ≥ required
+    const bool rigid = problem.compliance.size() != nc || problem.compliance[k] == 0;
+    if (rigid) required = std::min(required, max_correction_speed);
     const double vn = v_before[3 * k],
                  e = problem.restitution.size() > k ? problem.restitution[k] : 0.0;
     if (e > 0 && vn < 0 && problem.phi[k] + h * vn <= 0) required = std::max(required, -e * vn);

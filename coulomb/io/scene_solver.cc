@@ -57,15 +57,34 @@ void ReadSapSettings(const Field& f, SapParams& sap) {
 }  // namespace
 
 void ReadSolverSettings(const Field& f, FormulationSettings& s) {
-  f.CheckKeys({"name", "directions", "position_correction", "tolerance", "max_sweeps",
-               "max_iterations", "near_rigid_beta", "sigma", "dissipation_time_scale",
-               "rel_tolerance", "abs_tolerance", "line_search", "joint_limits", "linear_solver",
-               "ordering", "deformable_delassus", "hessian_reuse_cg_iterations",
-               "hessian_reuse_cg_tolerance", "try_full_step"});
+  f.CheckKeys({"name",
+               "directions",
+               "position_correction",
+               "tolerance",
+               "max_sweeps",
+               "max_iterations",
+               "near_rigid_beta",
+               "sigma",
+               "dissipation_time_scale",
+               "rel_tolerance",
+               "abs_tolerance",
+               "line_search",
+               "joint_limits",
+               "linear_solver",
+               "ordering",
+               "deformable_delassus",
+               "hessian_reuse_cg_iterations",
+               "hessian_reuse_cg_tolerance",
+               "try_full_step",
+               "max_correction_speed"});
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
   s.velocity_lcp.position_correction = s.cone.position_correction = kappa;
   if (f.Has("directions")) s.velocity_lcp.directions = f["directions"].Int(3, 64);
+  if (f.Has("max_correction_speed")) {
+    s.velocity_lcp.max_correction_speed = s.cone.max_correction_speed = s.sap.max_correction_speed =
+        f["max_correction_speed"].DoubleIn(0, 1e6);
+  }
   if (f.Has("tolerance")) {
     s.cone.settings.tolerance = f["tolerance"].DoubleIn(1e-16, 1);
     s.velocity_lcp.settings.pgs.acceptance_tolerance = s.cone.settings.tolerance;

@@ -15,7 +15,8 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
     out.impulses.resize(0);
     return out;
   }
-  const LocalContactProblem local = MakeLocalContactProblem(problem, params.position_correction);
+  const LocalContactProblem local =
+      MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed);
   FrictionContactProblem fc;
   fc.W = local.W;
   fc.q = local.q;

@@ -14,7 +14,8 @@
 namespace coulomb {
 
 struct ConeParams {
-  double position_correction = 1.0;  // κ in [0, 1], as in VelocityLcpParams
+  double position_correction = 1.0;                   // κ in [0, 1], as in VelocityLcpParams
+  double max_correction_speed = kMaxCorrectionSpeed;  // m/s, see contact_solution.h
   ConeSolverKind solver = ConeSolverKind::kPortfolio;
   ConeSolverSettings settings = [] {
     ConeSolverSettings s;

@@ -224,6 +224,7 @@ std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params
     contact.mu = c.mu;
     contact.stiffness = c.compliance > 0 ? 1.0 / c.compliance : INFINITY;
     contact.dissipation_time_scale = params.dissipation_time_scale.value_or(dt);
+    contact.max_correction_speed = params.max_correction_speed;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
     sap.constraints.push_back(
         convex::MakeContactConstraint(std::move(jac), contact, W, dt, params.regularization));

@@ -100,6 +100,7 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
     contact.mu = problem.mu[k];
     contact.stiffness = problem.compliance[k] > 0 ? 1.0 / problem.compliance[k] : INFINITY;
     contact.dissipation_time_scale = params.dissipation_time_scale.value_or(h);
+    contact.max_correction_speed = params.max_correction_speed;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
     sap.constraints.push_back(
         convex::MakeContactConstraint(std::move(jac), contact, W, h, params.regularization));

@@ -30,7 +30,8 @@ struct SapParams {
   // (docs/notes/sap-and-deformables.md §1.3); τ_d = 0 leaves it an undamped spring that bounces
   // back what an impact pushed in.
   std::optional<double> dissipation_time_scale;
-  bool joint_limits = true;  // enforce finite limits of 1-dof joints
+  bool joint_limits = true;                           // enforce finite limits of 1-dof joints
+  double max_correction_speed = kMaxCorrectionSpeed;  // m/s, rigid contacts (contact_solution.h)
   // How a deformable clique estimates the Delassus diagonal of its contacts
   // (docs/notes/sap-and-deformables.md §1.1): kDiagonal uses diag(Â)⁻¹ as for rigid trees
   // (docs/notes/sap-and-deformables.md §6, Drake); kExact uses diag(Â⁻¹). diag(Â) of a very stiff

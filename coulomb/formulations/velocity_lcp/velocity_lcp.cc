@@ -28,7 +28,8 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
     out.impulses.resize(0);
     return out;
   }
-  const LocalContactProblem local = MakeLocalContactProblem(problem, params.position_correction);
+  const LocalContactProblem local =
+      MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed);
   if (params.solver == LcpSolverKind::kProjectedGaussSeidel) {
     BlockGaussSeidelResult r = SolveStewartTrinkleBlockGaussSeidel(
         local, problem.mu, params.directions, params.settings.pgs, warm_start);

@@ -30,8 +30,9 @@ inline LcpSolverSettings DefaultVelocityLcpSettings() {
 }
 
 struct VelocityLcpParams {
-  int directions = 4;                // friction directions per contact, ≥ 3
-  double position_correction = 1.0;  // κ in [0, 1]
+  int directions = 4;                                 // friction directions per contact, ≥ 3
+  double position_correction = 1.0;                   // κ in [0, 1]
+  double max_correction_speed = kMaxCorrectionSpeed;  // m/s, see contact_solution.h
   LcpSolverKind solver = LcpSolverKind::kLemke;
   LcpSolverSettings settings = DefaultVelocityLcpSettings();
 };
