@@ -59,8 +59,18 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
                       "formulation (default: the scene's)");
   run_cmd->add_option("--dt", run.time_step, "time step, s (default: the scene's)");
   run_cmd->add_option("--duration", run.duration, "simulated time, s (default: the scene's)");
-  run_cmd->add_option("--out", run.out_dir, "write trajectory.csv, steps.csv, summary.json here");
-  run_cmd->add_option("--html", run.html, "write a self-contained HTML replay to this file");
+  // A path that looks like an option is a forgotten value (`--out --quiet` made a folder
+  // named --quiet).
+  const auto not_an_option = CLI::Validator(
+      [](const std::string& path) {
+        return path.rfind('-', 0) == 0 ? "'" + path + "' looks like an option, not a path"
+                                       : std::string();
+      },
+      "PATH");
+  run_cmd->add_option("--out", run.out_dir, "write trajectory.csv, steps.csv, summary.json here")
+      ->check(not_an_option);
+  run_cmd->add_option("--html", run.html, "write a self-contained HTML replay to this file")
+      ->check(not_an_option);
   run_cmd->add_flag("--json", run.json, "print the run summary as JSON on stdout");
   run_cmd->add_flag("--force", run.force, "replace existing output files");
   run_cmd->add_flag("--quiet", run.quiet, "no progress display");

@@ -32,12 +32,18 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
     const std::string error = scene.settings.formulation->select_solver(o.solver, scene.settings);
     if (!error.empty()) return "--solver: " + error;
   }
-  if (o.time_step != 0) {
-    if (!(o.time_step > 0 && o.time_step <= 10))
-      return fmt::format("--dt: {} is not in (0, 10] s", o.time_step);
-    scene.time_step = o.time_step;
+  // A value given on the command line is used or refused, never replaced by the scene's
+  // (--dt 0 and --duration -1 used to mean "the scene's" silently).
+  if (o.time_step) {
+    if (!(*o.time_step > 0 && *o.time_step <= 10))
+      return fmt::format("--dt: {} is not in (0, 10] s", *o.time_step);
+    scene.time_step = *o.time_step;
   }
-  if (o.duration >= 0) scene.duration = o.duration;
+  if (o.duration) {
+    if (!(*o.duration >= 0 && *o.duration <= 1e7))
+      return fmt::format("--duration: {} is not in [0, 1e7] s", *o.duration);
+    scene.duration = *o.duration;
+  }
   return sim::ValidateScene(scene);
 }
 

@@ -1,21 +1,22 @@
 #pragma once
 // `coulomb run SCENE` and `coulomb info SCENE`.
 
+#include <optional>
 #include <string>
 
 namespace coulomb::app {
 
 struct RunOptions {
   std::string scene;
-  std::string formulation;  // overrides the scene's when not empty
-  std::string solver;       // idem
-  double time_step = 0;     // s, 0: the scene's
-  double duration = -1;     // s, < 0: the scene's
-  std::string out_dir;      // trajectory.csv, steps.csv, summary.json ("" : none)
-  std::string html;         // self-contained replay ("" : none)
-  bool json = false;        // print the summary JSON on stdout
-  bool force = false;       // replace existing output files
-  bool quiet = false;       // no progress display
+  std::string formulation;          // overrides the scene's when not empty
+  std::string solver;               // idem
+  std::optional<double> time_step;  // s; unset: the scene's
+  std::optional<double> duration;   // s; unset: the scene's
+  std::string out_dir;              // trajectory.csv, steps.csv, summary.json ("" : none)
+  std::string html;                 // self-contained replay ("" : none)
+  bool json = false;                // print the summary JSON on stdout
+  bool force = false;               // replace existing output files
+  bool quiet = false;               // no progress display
 };
 
 // Exit codes: 0 every step solved, 1 some steps failed (the summary says which first),

@@ -126,6 +126,19 @@ TEST(RunCli, BadInputExitsTwoNamingTheCause) {
   EXPECT_NE(r.out.find("--formulation"), std::string::npos) << r.out;
   r = RunCli("info " + (dir / "missing.yaml").string());
   EXPECT_EQ(r.code, 2);
+  // A value given on the command line is used or refused, never replaced by the scene's.
+  for (const char* option : {"--dt 0", "--dt -1e-3", "--duration -1", "--duration nan"}) {
+    r = RunCli("run " + kIncline + " --quiet " + option);
+    EXPECT_EQ(r.code, 2) << option;
+    EXPECT_NE(r.out.find(std::string(option).substr(0, std::string(option).find(' '))),
+              std::string::npos)
+        << option << ": " << r.out;
+  }
+  // A forgotten path value is not taken from the next option.
+  r = RunCli("run " + kIncline + " --out --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("looks like an option"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists("--quiet"));
   std::filesystem::remove_all(dir);
 }
 
