@@ -79,7 +79,6 @@ LcpResult SolveFischerBurmeister(const LcpProblem& problem, const FischerBurmeis
     math::BacktrackingSettings search;
     search.armijo = params.armijo_sigma;
     search.alpha_min = params.min_step;
-    search.max_trials = 1 << 30;  // bounded by min_step
     const math::BacktrackingResult step =
         math::BacktrackArmijo(merit, psi, gradient.dot(d), search);
     if (step.accepted) {

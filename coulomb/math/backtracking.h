@@ -16,7 +16,7 @@ struct BacktrackingSettings {
   double shrink = 0.5;       // ρ ∈ (0, 1)
   double alpha_start = 1.0;  // α0: the full (Newton) step
   double alpha_min = 1e-12;  // give up once α falls below this
-  int max_trials = 60;       // and after this many evaluations
+  int max_trials = 60;       // and after this many (halving from 1 reaches 1e-18 in 60)
 };
 
 struct BacktrackingResult {

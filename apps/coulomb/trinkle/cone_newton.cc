@@ -149,7 +149,6 @@ TrinkleSolution SolveTrinkleConeDirect(const TrinkleProblem& problem,
     };
     math::BacktrackingSettings search;
     search.alpha_min = 1e-14;
-    search.max_trials = 1 << 30;  // bounded by alpha_min
     const math::BacktrackingResult step =
         math::BacktrackArmijo(merit_at, merit, gradient.dot(d), search);
     if (step.accepted) {
