@@ -32,6 +32,13 @@ struct ConeSolverSettings {
   // portfolio runs NSGS alone.
   int portfolio_max_newton_rows = 1500;
   bool portfolio_newton_first = false;
+  // With a warm start (time stepping), two probes before the alternation: NSGS, at most
+  // portfolio_warm_sweeps sweeps (O(n_c) each), then plain semismooth Newton, at most
+  // portfolio_warm_newton iterations, from the better answer so far. From last step's impulses a
+  // resting or slowly changing contact set is certified by either, where PPA's proximal term
+  // takes several factorizations. 0 turns a probe off.
+  int portfolio_warm_sweeps = 0;
+  int portfolio_warm_newton = 0;
 };
 
 FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,

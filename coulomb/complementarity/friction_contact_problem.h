@@ -18,6 +18,11 @@ struct FrictionContactProblem {
   Eigen::VectorXd q;   // 3 n_c free velocity
   Eigen::VectorXd mu;  // n_c friction coefficients
   std::string name;
+  // Optional, for the Newton solvers: W = G Gᵀ + diag(W_diagonal) with G = W_factor sparse
+  // (3 n_c × k), as W = J M⁻¹ Jᵀ (+ compliance) is with G = J L⁻ᵀ, M = L Lᵀ. Newton then
+  // factors a system of G's sparsity instead of W's (contact_block_system.h). Empty: not known.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> W_factor;
+  Eigen::VectorXd W_diagonal;  // 3 n_c, or empty for zero
 
   int num_contacts() const { return static_cast<int>(mu.size()); }
 };

@@ -7,17 +7,21 @@
 #include <vector>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/contact_block_system.h"
 #include "coulomb/math/backtracking.h"
 
 namespace coulomb {
 namespace {
 
-// ρ_N, ρ_T per contact (ABH's heuristic; ρ = 1 is far worse when ‖W‖ is far from 1).
-Eigen::VectorXd AlartCurnierWeights(const Eigen::MatrixXd& W, int nc) {
+// ρ_N, ρ_T per contact (ABH's heuristic; ρ = 1 is far worse when ‖W‖ is far from 1), for
+// W + shift I.
+Eigen::VectorXd AlartCurnierWeights(const ContactBlockSystem& W, double shift) {
+  const int nc = W.num_contacts();
   Eigen::VectorXd rho(3 * nc);
   for (int i = 0; i < nc; ++i) {
-    const double wn = W(3 * i, 3 * i);
-    const Eigen::Matrix2d Wt = W.block<2, 2>(3 * i + 1, 3 * i + 1);
+    const Eigen::Matrix3d& Wii = W.DiagonalBlock(i);
+    const double wn = Wii(0, 0) + shift;
+    const Eigen::Matrix2d Wt = Wii.block<2, 2>(1, 1) + shift * Eigen::Matrix2d::Identity();
     const double wt = Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(Wt).eigenvalues().maxCoeff();
     rho[3 * i] = wn > 0 ? 1.0 / wn : 1.0;
     rho.segment<2>(3 * i + 1).setConstant(wt > 0 ? 1.0 / wt : rho[3 * i]);
@@ -25,24 +29,36 @@ Eigen::VectorXd AlartCurnierWeights(const Eigen::MatrixXd& W, int nc) {
   return rho;
 }
 
-// G(r) and, when `jacobian` is given, one element of its generalized Jacobian.
-Eigen::VectorXd AlartCurnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
-                             const Eigen::VectorXd& mu, const Eigen::VectorXd& rho,
-                             const Eigen::VectorXd& r, Eigen::MatrixXd* jacobian) {
-  const int m = static_cast<int>(r.size());
-  const Eigen::VectorXd x = r - rho.cwiseProduct(W * r + q);
-  Eigen::VectorXd G(m);
-  // dΠ/dx is block diagonal (3 × 3 per contact); the Jacobian I − dΠ/dx (I − diag(ρ) W) is
-  // formed block row by block row, O(m²) instead of a dense O(m³) product.
-  std::vector<Eigen::Matrix3d> dPi(static_cast<std::size_t>(m / 3), Eigen::Matrix3d::Zero());
-  for (int i = 0; i < m / 3; ++i) {
-    const double xn = x[3 * i];
-    const bool active = xn > 0;
-    const double radius = mu[i] * std::max(0.0, xn);
-    const Eigen::Vector2d xt = x.segment<2>(3 * i + 1);
+// The Alart–Curnier problem FC(W + shift I, q, μ) with its weights, and the scratch vectors
+// one evaluation of G uses.
+struct AlartCurnierProblem {
+  const ContactBlockSystem* W = nullptr;
+  double shift = 0;
+  const Eigen::VectorXd* q = nullptr;
+  const Eigen::VectorXd* mu = nullptr;
+  Eigen::VectorXd rho;
+  mutable Eigen::VectorXd u;
+};
+
+// G(r) and, when `left`/`right` are given, one element of its generalized Jacobian in the
+// form L_i (W + shift I)_i,: + R_i e_i per block row (ContactBlockSystem::Factor).
+void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen::VectorXd& G,
+                  std::vector<Eigen::Matrix3d>* left, std::vector<Eigen::Matrix3d>* right) {
+  p.W->Multiply(r, p.shift, p.u);
+  p.u += *p.q;
+  const int nc = p.W->num_contacts();
+  G.resize(3 * nc);
+  for (int i = 0; i < nc; ++i) {
+    const Eigen::Vector3d x =
+        r.segment<3>(3 * i) - p.rho.segment<3>(3 * i).cwiseProduct(p.u.segment<3>(3 * i));
+    const double mu = (*p.mu)[i];
+    const bool active = x[0] > 0;
+    const double radius = mu * std::max(0.0, x[0]);
+    const Eigen::Vector2d xt = x.tail<2>();
     const double norm = xt.norm();
-    G[3 * i] = r[3 * i] - std::max(0.0, xn);
-    Eigen::Matrix3d& D = dPi[i];
+    G[3 * i] = r[3 * i] - std::max(0.0, x[0]);
+    // D = dΠ/dx: Rows 3i..3i+2 of the Jacobian are e_i − D (e_i − diag(ρ_i) W_i,:).
+    Eigen::Matrix3d D = Eigen::Matrix3d::Zero();
     D(0, 0) = active ? 1.0 : 0.0;
     if (norm <= radius) {
       G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - xt;
@@ -51,51 +67,64 @@ Eigen::VectorXd AlartCurnier(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
       const Eigen::Vector2d s = xt / norm;
       G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - radius * s;
       D.block<2, 2>(1, 1) = radius / norm * (Eigen::Matrix2d::Identity() - s * s.transpose());
-      if (active) D.block<2, 1>(1, 0) = mu[i] * s;
+      if (active) D.block<2, 1>(1, 0) = mu * s;
+    }
+    if (left != nullptr) {
+      (*left)[i] = D * p.rho.segment<3>(3 * i).asDiagonal();
+      (*right)[i] = Eigen::Matrix3d::Identity() - D;
     }
   }
-  if (jacobian != nullptr) {
-    // Rows 3i..3i+2: e_i − D_i (e_i − diag(ρ_i) W_i,:) = (I − D_i) e_i + D_i diag(ρ_i) W_i,:.
-    jacobian->resize(m, m);
-    for (int i = 0; i < m / 3; ++i) {
-      const Eigen::Matrix3d DR = dPi[i] * rho.segment<3>(3 * i).asDiagonal();
-      jacobian->middleRows<3>(3 * i).noalias() = DR * W.middleRows<3>(3 * i);
-      jacobian->block<3, 3>(3 * i, 3 * i) += Eigen::Matrix3d::Identity() - dPi[i];
-    }
-  }
-  return G;
 }
 
-// Newton with Armijo backtracking on ½‖G‖² for FC(W, q, μ); returns the iterations used.
-int NewtonSolve(const Eigen::MatrixXd& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
-                double tolerance, int max_iterations, Eigen::VectorXd& r) {
-  const Eigen::VectorXd rho = AlartCurnierWeights(W, static_cast<int>(mu.size()));
+// Newton with Armijo backtracking on ½‖G‖² for FC(W + shift I, q, μ); returns the iterations
+// used.
+int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
+                const Eigen::VectorXd& mu, double tolerance, int max_iterations,
+                Eigen::VectorXd& r) {
+  AlartCurnierProblem problem{&W, shift, &q, &mu, AlartCurnierWeights(W, shift), {}};
   const double scale = std::max(q.norm(), 1e-300);
-  Eigen::MatrixXd jacobian;
-  Eigen::VectorXd G = AlartCurnier(W, q, mu, rho, r, &jacobian);
+  const auto nc = static_cast<std::size_t>(W.num_contacts());
+  std::vector<Eigen::Matrix3d> left(nc), right(nc);
+  Eigen::VectorXd G, G_trial, trial;
+  AlartCurnier(problem, r, G, &left, &right);
   int iteration = 0;
   for (; iteration < max_iterations; ++iteration) {
     const double merit = 0.5 * G.squaredNorm();
     if (std::sqrt(2 * merit) <= 1e-2 * tolerance * scale) break;
-    // Partial pivoting is ~10x faster than full; fall back when the Jacobian is singular.
-    Eigen::VectorXd step = jacobian.partialPivLu().solve(-G);
-    if (!step.allFinite() || (jacobian * step + G).norm() > 1e-6 * G.norm()) {
-      step = jacobian.fullPivLu().solve(-G);
+    // Partial pivoting (dense) or the sparse LU. A singular Jacobian (sticking redundant
+    // contacts: four corners of a box on a box) is shifted by 1e-9 I, a Levenberg–Marquardt
+    // step (its rows are O(1): ρ = 1/W_ii); the line search below judges either. Full pivoting
+    // on the dense matrix only when both fail.
+    const auto solves = [&](const Eigen::VectorXd& x, double tol) {
+      return x.size() == G.size() && x.allFinite() && W.Residual(x, -G) <= tol * G.norm();
+    };
+    Eigen::VectorXd step;
+    if (W.Factor(left, right, shift)) step = W.Solve(-G);
+    if (!solves(step, 1e-6)) {
+      constexpr double kShift = 1e-9;
+      for (Eigen::Matrix3d& R : right) R.diagonal().array() += kShift;
+      step.resize(0);
+      if (W.Factor(left, right, shift)) step = W.Solve(-G);
+      for (Eigen::Matrix3d& R : right) R.diagonal().array() -= kShift;
+      if (!solves(step, 1e-3)) {
+        W.Factor(left, right, shift);
+        step = W.Dense().fullPivLu().solve(-G);
+      }
     }
     if (!step.allFinite()) break;
     // Along the Newton step d merit/dα = −‖G‖² = −2 merit; c = 0.5e-4 asks a decrease of
     // 1e-4 α merit.
-    Eigen::VectorXd trial;
     const auto merit_at = [&](double t) {
       trial = r + t * step;
-      return 0.5 * AlartCurnier(W, q, mu, rho, trial, nullptr).squaredNorm();
+      AlartCurnier(problem, trial, G_trial, nullptr, nullptr);
+      return 0.5 * G_trial.squaredNorm();
     };
     math::BacktrackingSettings search;
     search.armijo = 0.5e-4;
     search.max_trials = 30;
     if (!math::BacktrackArmijo(merit_at, merit, -2 * merit, search).accepted) break;
     r = trial;
-    G = AlartCurnier(W, q, mu, rho, r, &jacobian);
+    AlartCurnier(problem, r, G, &left, &right);
   }
   return iteration;
 }
@@ -115,8 +144,8 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
   result.solver = name;
   Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * nc);
   if (warm_start.size() == 3 * nc && warm_start.allFinite()) r = warm_start;
-  // Newton works on the dense Delassus matrix (LU per iteration): for problems up to a few
-  // thousand contact rows, where it is the accurate choice; NSGS takes the large sparse ones.
+  // Newton factors its Jacobian (sparse LU, W's block pattern) at every iteration: for problems
+  // up to a few thousand contact rows, where it is the accurate choice; NSGS takes larger ones.
   constexpr int kMaxDenseRows = 6000;
   if (3 * nc > kMaxDenseRows) {
     result.status = LcpStatus::kNotApplicable;
@@ -125,21 +154,21 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
     result.r = r;
     return result;
   }
-  const Eigen::MatrixXd W(problem.W);
+  const bool factored = problem.W_factor.rows() == problem.W.rows() && problem.W.rows() > 0;
+  ContactBlockSystem W(problem.W, factored ? &problem.W_factor : nullptr, &problem.W_diagonal);
   if (params.proximal <= 0) {
     result.iterations =
-        NewtonSolve(problem.W, problem.q, problem.mu, params.tolerance, params.max_iterations, r);
+        NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance, params.max_iterations, r);
   } else {
     // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good.
-    const double wmax = nc > 0 ? W.diagonal().maxCoeff() : 1.0;
+    double wmax = 0;
+    for (int i = 0; i < nc; ++i) wmax = std::max(wmax, W.DiagonalBlock(i).diagonal().maxCoeff());
     double sigma = params.proximal * (wmax > 0 ? wmax : 1.0);
-    Eigen::MatrixXd Wsigma = W;
     for (int k = 0; k < params.max_proximal_iterations; ++k) {
       if (CertifyFrictionContact(problem, r).error <= params.tolerance) break;
-      Wsigma.diagonal() = W.diagonal().array() + sigma;
       const Eigen::VectorXd q_k = problem.q - sigma * r;
       result.iterations +=
-          NewtonSolve(Wsigma, q_k, problem.mu, params.tolerance, params.max_iterations, r);
+          NewtonSolve(W, sigma, q_k, problem.mu, params.tolerance, params.max_iterations, r);
       sigma = std::max(0.5 * sigma, 1e-6 * wmax);  // keep some regularization
     }
   }

@@ -31,6 +31,14 @@ Eigen::MatrixXd BlockCholesky::SolveBlock(int index, const Eigen::MatrixXd& X) c
   return factors_[index].solve(X);
 }
 
+Eigen::MatrixXd BlockCholesky::SolveLowerBlock(int index, const Eigen::MatrixXd& X) const {
+  return factors_[index].matrixL().solve(X);
+}
+
+Eigen::MatrixXd BlockCholesky::SolveUpperBlock(int index, const Eigen::MatrixXd& X) const {
+  return factors_[index].matrixU().solve(X);
+}
+
 Eigen::MatrixXd ContactProblem::MassMatrix() const {
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv(), nv());
   for (std::size_t k = 0; k < M_blocks.size(); ++k) {

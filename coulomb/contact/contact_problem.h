@@ -36,6 +36,9 @@ class BlockCholesky {
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   // M_bb⁻¹ X for the rows of block `index` (X has blocks[index].size rows).
   Eigen::MatrixXd SolveBlock(int index, const Eigen::MatrixXd& X) const;
+  // With M_bb = L Lᵀ: L⁻¹ X and L⁻ᵀ X for the rows of block `index`.
+  Eigen::MatrixXd SolveLowerBlock(int index, const Eigen::MatrixXd& X) const;
+  Eigen::MatrixXd SolveUpperBlock(int index, const Eigen::MatrixXd& X) const;
   const std::vector<DofBlock>& blocks() const { return blocks_; }
 
  private:

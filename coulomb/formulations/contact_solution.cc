@@ -19,7 +19,7 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
     if (a >= 0) touching[a].push_back(k);
     if (b >= 0 && b != a) touching[b].push_back(k);
   }
-  std::vector<Eigen::Triplet<double>> w_entries, minv_entries;
+  std::vector<Eigen::Triplet<double>> w_entries, minv_entries, g_entries;
   for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
     const std::vector<int>& rows = touching[b];
     if (rows.empty()) continue;
@@ -29,8 +29,10 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
     for (int i = 0; i < m; ++i) {
       Jb.middleRows<3>(3 * i) = Eigen::MatrixXd(problem.J.block(3 * rows[i], start, 3, size));
     }
-    const Eigen::MatrixXd Y = problem.mass.SolveBlock(b, Jb.transpose());  // M_bb⁻¹ J_bᵀ
-    const Eigen::MatrixXd Wb = Jb * Y;
+    // M_bb = L Lᵀ: Z = L⁻¹ J_bᵀ gives G's block (Zᵀ), M_bb⁻¹ J_bᵀ = L⁻ᵀ Z and W_b = Zᵀ Z.
+    const Eigen::MatrixXd Z = problem.mass.SolveLowerBlock(b, Jb.transpose());
+    const Eigen::MatrixXd Y = problem.mass.SolveUpperBlock(b, Z);
+    const Eigen::MatrixXd Wb = Z.transpose() * Z;
     for (int i = 0; i < m; ++i) {
       for (int a = 0; a < 3; ++a) {
         for (int j = 0; j < m; ++j) {
@@ -41,6 +43,8 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
         for (int d = 0; d < size; ++d) {
           if (Y(d, 3 * i + a) != 0.0)
             minv_entries.emplace_back(start + d, 3 * rows[i] + a, Y(d, 3 * i + a));
+          if (Z(d, 3 * i + a) != 0.0)
+            g_entries.emplace_back(3 * rows[i] + a, start + d, Z(d, 3 * i + a));
         }
       }
     }
@@ -48,12 +52,15 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
   LocalContactProblem local;
   // A compliant contact (c m/N) deflects by φ_c = c f = c γ / h: the end-of-step gap condition
   // φ + h u_N + c γ_N / h ≥ 0 puts c / h² on the normal diagonal (a regularized, softer contact).
+  local.W_diagonal = Eigen::VectorXd::Zero(3 * nc);
   for (int k = 0; k < nc && problem.compliance.size() == nc; ++k) {
     if (problem.compliance[k] > 0) {
-      w_entries.emplace_back(3 * k, 3 * k,
-                             problem.compliance[k] / (problem.time_step * problem.time_step));
+      local.W_diagonal[3 * k] = problem.compliance[k] / (problem.time_step * problem.time_step);
+      w_entries.emplace_back(3 * k, 3 * k, local.W_diagonal[3 * k]);
     }
   }
+  local.G.resize(3 * nc, nv);
+  local.G.setFromTriplets(g_entries.begin(), g_entries.end());
   local.W.resize(3 * nc, 3 * nc);
   local.W.setFromTriplets(w_entries.begin(), w_entries.end());  // sums blocks' contributions
   local.MinvJt.resize(nv, 3 * nc);

@@ -36,6 +36,9 @@ struct LocalContactProblem {
   Eigen::SparseMatrix<double> MinvJt;  // nv × 3 n_c
   Eigen::SparseMatrix<double> W;       // 3 n_c × 3 n_c
   Eigen::VectorXd q;                   // 3 n_c
+  // W = G Gᵀ + diag(W_diagonal): G = J L⁻ᵀ (M = L Lᵀ per block), W_diagonal the compliance.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> G;
+  Eigen::VectorXd W_diagonal;
 };
 
 // The separation speed position correction may give a rigid contact, m/s. The φ/h term turns an

@@ -1,6 +1,8 @@
 #include "coulomb/geometry/face_manifold.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace coulomb::geometry {
 namespace {
@@ -81,8 +83,26 @@ int ClipFaces(const Face& reference, const Face& incident, bool reference_is_b, 
   for (const Eigen::Vector3d& p : unique) {
     if (reference.normal.dot(p) - offset <= margin) within.push_back(p);
   }
+  // Four points span the patch (Box2D, Jolt and Bullet keep four too): an octagon's other four
+  // only add redundant rows, which slow every solver and make the impulses indeterminate.
+  std::vector<std::size_t> kept = ReducePatch(within, reference.normal, 4);
+  // Features that persist from step to step while the patch does (warm starts are matched by
+  // them): the kept points ranked by their nearest incident corner, not by the order the
+  // reduction picked them, which follows the deepest point and so flips as a resting box rocks.
+  std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (nearest corner, index in within)
+  for (const std::size_t k : kept) {
+    std::size_t corner = 0;
+    for (std::size_t c = 1; c < incident.corners.size(); ++c) {
+      if ((within[k] - incident.corners[c]).squaredNorm() <
+          (within[k] - incident.corners[corner]).squaredNorm()) {
+        corner = c;
+      }
+    }
+    ranked.emplace_back(corner, k);
+  }
+  std::sort(ranked.begin(), ranked.end());
   int count = 0;
-  for (const std::size_t k : ReducePatch(within, reference.normal, 8)) {
+  for (const auto& [corner, k] : ranked) {
     const Eigen::Vector3d& p = within[k];
     const double depth = reference.normal.dot(p) - offset;  // < 0: below the reference face
     const Eigen::Vector3d on_ref = p - depth * reference.normal;

@@ -21,15 +21,16 @@ struct Face {
 // A face of a fine mesh (the hull of a disc has a 100-gon) would give one contact per corner:
 // more rows than the contact problem needs and a burden for pivoting solvers. At most
 // `max_points` are kept: the deepest along −normal, then each time the one farthest from those
-// kept, which spans the patch (what support needs) deterministically. Clipped faces keep 8 (a
-// yawed box on a box touches at its octagon); clouds of mesh vertices on a plane keep 4.
+// kept, which spans the patch (what support needs) deterministically. Clipped faces and clouds
+// of mesh vertices on a plane keep 4 (a yawed box on a box: four of its octagon's corners).
 // Returns the indices of the points kept, in the order chosen.
 std::vector<std::size_t> ReducePatch(const std::vector<Eigen::Vector3d>& points,
                                      const Eigen::Vector3d& normal, std::size_t max_points);
 
 // `reference` belongs to B when `reference_is_b`, else to A; `incident` to the other body.
-// Appends a contact per clipped corner within `margin` of the reference plane, normal from B
-// into A, features feature_base, feature_base + 1, …; returns how many.
+// Appends a contact per clipped corner within `margin` of the reference plane (at most 4, see
+// ReducePatch), normal from B into A, features feature_base, feature_base + 1, … in the order of
+// their nearest incident corner; returns how many.
 // `skip_edge[i]`, when given, leaves out the side plane of reference edge i (corner i to i + 1):
 // a triangle does not clip at a seam with a coplanar neighbour, so a box resting across the seam
 // touches at its own corners only, not at extra points along the seam.

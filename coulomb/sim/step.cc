@@ -12,18 +12,6 @@
 namespace coulomb::sim {
 namespace {
 
-// The previous step's impulses of contacts that persist (same id), zero for new ones.
-Eigen::VectorXd WarmStart(const State& state, const geometry::ContactSet& set) {
-  Eigen::VectorXd warm = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(set.contacts.size()));
-  for (std::size_t k = 0; k < set.contacts.size(); ++k) {
-    const auto found = state.impulses.find(set.contacts[k].id);
-    if (set.contacts[k].id != 0 && found != state.impulses.end()) {
-      warm.segment<3>(3 * static_cast<Eigen::Index>(k)) = found->second;
-    }
-  }
-  return warm;
-}
-
 // J̇ v by a forward difference along the motion: the contact velocities of the same contacts
 // (matched by id) detected afresh at q ⊕ δ v, so contact points move as they do in rolling and
 // the rate is that of the contact, not of a material point. Unmatched contacts get zero.
@@ -116,8 +104,9 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
     report.deformable_impulses = std::move(coupled.impulses);
     report.participating_dofs = coupled.participating_dofs;
   } else {
-    solution = settings.formulation->solve(problem, settings, WarmStart(state, detection.contacts),
-                                           state.workspace);
+    Eigen::VectorXd warm;
+    WarmStartContacts(detection.contacts, data.X_world, state.contacts, warm);
+    solution = settings.formulation->solve(problem, settings, warm, state.workspace);
   }
   report.status = solution.status;
   report.message = solution.message;
@@ -139,11 +128,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   for (std::size_t d = 0; d < deformable_v.size(); ++d) {
     fem::AdvanceFem(deformables->bodies[d], state.deformables[d], deformable_v[d], h);
   }
-  state.impulses.clear();
-  for (std::size_t k = 0; k < detection.contacts.contacts.size(); ++k) {
-    state.impulses[detection.contacts.contacts[k].id] =
-        solution.impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
-  }
+  RememberContacts(detection.contacts, solution.impulses, data.X_world, state.contacts);
   report.contacts = std::move(detection.contacts);
   report.impulses = solution.impulses;
   report.profile.advance = clock.Lap();

@@ -13,7 +13,6 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "coulomb/fem/deformable_contacts.h"
@@ -22,6 +21,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/model.h"
 #include "coulomb/sim/contact_metrics.h"
+#include "coulomb/sim/warm_start.h"
 
 namespace coulomb::sim {
 
@@ -29,8 +29,8 @@ namespace coulomb::sim {
 struct State {
   Eigen::VectorXd q, v;
   double time = 0;  // s
-  // Last step's impulses by persistent contact id: the next step's warm start.
-  std::unordered_map<std::uint64_t, Eigen::Vector3d> impulses;
+  // Last step's contacts and impulses: the next step's warm start (warm_start.h).
+  std::vector<PersistentContact> contacts;
   // What the formulation keeps between steps (speed only; copying a State gives an empty one).
   FormulationWorkspace workspace;
   std::vector<fem::FemState> deformables;  // one per DeformableModel body

@@ -21,6 +21,8 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
   fc.W = local.W;
   fc.q = local.q;
   fc.mu = problem.mu;
+  fc.W_factor = local.G;
+  fc.W_diagonal = local.W_diagonal;
   const FrictionContactResult r =
       SolveFrictionContact(fc, params.solver, params.settings, warm_start);
   out.status = r.status;

@@ -24,6 +24,8 @@ struct ConeParams {
     s.nsgs.max_sweeps = 1000;
     s.portfolio_newton_first = true;  // warm-started PPA: ~1 ms on a 10-box stack
     s.portfolio_nsgs_sweeps = 50;
+    s.portfolio_warm_sweeps = 40;  // from last step's answer: piles (pyramid: 5 sweeps)
+    s.portfolio_warm_newton = 3;   // stacks, where NSGS stalls: one Newton step
     return s;
   }();
 };

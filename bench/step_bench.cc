@@ -1,0 +1,107 @@
+// One sim::Step of the rigid examples under each formulation that takes them: wall time per step
+// and heap allocations per step, after a warm-up, with Google Benchmark. This is the number
+// issue 21's fixed-cost work is judged by (and the profile target: `perf record` this binary
+// with --benchmark_filter).
+//
+//   ./build/bin/step_bench [--benchmark_filter=incline/cone]
+//
+// Allocations are counted by replacing the global operator new of this program only.
+
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "coulomb/io/scene_file.h"
+#include "coulomb/sim/actuator.h"
+#include "coulomb/sim/step.h"
+
+namespace {
+std::atomic<long long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  return operator new(size);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace coulomb {
+namespace {
+
+constexpr int kWarmUpSteps = 50;
+
+void StepScene(benchmark::State& bench, const std::string& file, const std::string& formulation) {
+  Expected<sim::Scene> loaded = io::ReadSceneFile(std::string(COULOMB_EXAMPLES_DIR) + "/" + file);
+  if (!loaded.ok()) {
+    bench.SkipWithError(loaded.error().ToString().c_str());
+    return;
+  }
+  sim::Scene& scene = loaded.value();
+  // Another formulation than the scene's runs with its own default settings, as --formulation.
+  scene.settings.formulation = FindFormulation(formulation);
+  multibody::Data data = multibody::MakeData(scene.model);
+  sim::State state = scene.initial;
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(scene.model.nv);
+  const auto step = [&] {
+    return sim::Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
+  };
+  for (int i = 0; i < kWarmUpSteps; ++i) step();
+  long long failed = 0, steps = 0;
+  const long long allocations_before = g_allocations.load();
+  for (auto _ : bench) {
+    const sim::StepReport report = step();
+    failed += report.status != LcpStatus::kSolved;
+    ++steps;
+    benchmark::DoNotOptimize(state.v.data());
+  }
+  bench.counters["allocs/step"] =
+      static_cast<double>(g_allocations.load() - allocations_before) / static_cast<double>(steps);
+  bench.counters["failed"] = static_cast<double>(failed);
+}
+
+void RegisterAll() {
+  struct Case {
+    const char* name;
+    const char* file;
+  };
+  for (const Case& c :
+       {Case{"incline", "incline.yaml"}, Case{"incline_stick", "incline_stick.yaml"},
+        Case{"rolling_ball", "rolling_ball.yaml"}, Case{"stack", "stack.yaml"},
+        Case{"pyramid", "pyramid.yaml"}, Case{"drop", "drop.yaml"}}) {
+    for (const char* formulation : {"velocity-lcp", "cone", "sap", "trinkle"}) {
+      const std::string file = c.file, name = std::string(c.name) + "/" + formulation;
+      benchmark::RegisterBenchmark(name.c_str(), [file, formulation](benchmark::State& s) {
+        StepScene(s, file, formulation);
+      })->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coulomb
+
+int main(int argc, char** argv) {
+  coulomb::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

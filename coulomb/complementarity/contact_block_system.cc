@@ -1,0 +1,258 @@
+#include "coulomb/complementarity/contact_block_system.h"
+
+#include <klu.h>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace coulomb {
+
+struct ContactBlockSystem::KluFactors {
+  klu_common common{};
+  klu_symbolic* symbolic = nullptr;
+  klu_numeric* numeric = nullptr;
+  KluFactors() { klu_defaults(&common); }
+  ~KluFactors() {
+    if (numeric != nullptr) klu_free_numeric(&numeric, &common);
+    if (symbolic != nullptr) klu_free_symbolic(&symbolic, &common);
+  }
+  KluFactors(const KluFactors&) = delete;
+  KluFactors& operator=(const KluFactors&) = delete;
+};
+
+ContactBlockSystem::~ContactBlockSystem() = default;
+
+ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
+                                       const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
+                                       const Eigen::VectorXd* diagonal) {
+  const int nb = static_cast<int>(W.rows() / 3);
+  // The block pairs (i, j), column block by column block (a marker per row block dedupes), then
+  // bucketed by row block: O(nnz), no sort of the entries.
+  std::vector<std::pair<int, int>> by_column;
+  std::vector<int> seen(static_cast<std::size_t>(nb), -1);
+  for (int j = 0; j < nb; ++j) {
+    seen[j] = j;
+    by_column.emplace_back(j, j);
+    for (int col = 3 * j; col < 3 * j + 3; ++col) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(W, col); it; ++it) {
+        const int i = static_cast<int>(it.row() / 3);
+        if (seen[i] != j) seen[i] = j, by_column.emplace_back(i, j);
+      }
+    }
+  }
+  row_start_.assign(static_cast<std::size_t>(nb) + 1, 0);
+  for (const auto& pair : by_column) ++row_start_[pair.first + 1];
+  for (int i = 0; i < nb; ++i) row_start_[i + 1] += row_start_[i];
+  std::vector<std::pair<int, int>> pairs(by_column.size());  // row-block order, columns rising
+  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
+  for (const auto& pair : by_column) pairs[next[pair.first]++] = pair;
+  column_.resize(pairs.size());
+  diagonal_.resize(static_cast<std::size_t>(nb));
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    column_[k] = pairs[k].second;
+    if (pairs[k].first == pairs[k].second) diagonal_[pairs[k].first] = static_cast<int>(k);
+  }
+  const auto find = [&](int i, int j) {
+    const auto first = column_.begin() + row_start_[i], last = column_.begin() + row_start_[i + 1];
+    return static_cast<int>(std::lower_bound(first, last, j) - column_.begin());
+  };
+  blocks_.assign(pairs.size(), Eigen::Matrix3d::Zero());
+  for (int col = 0; col < W.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W, col); it; ++it) {
+      const int row = static_cast<int>(it.row());
+      blocks_[find(row / 3, col / 3)](row % 3, col % 3) += it.value();
+    }
+  }
+  system_ = blocks_;
+  dense_ = 3 * nb <= kDenseRows;
+  if (dense_) return;
+  augmented_ = factor != nullptr && factor->rows() == W.rows() && factor->nonZeros() < W.nonZeros();
+  if (augmented_) {
+    BuildAugmentedPattern(*factor, diagonal);
+    return;
+  }
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(9 * pairs.size());
+  for (const auto& [i, j] : pairs) {
+    for (int c = 0; c < 3; ++c) {
+      for (int a = 0; a < 3; ++a) entries.emplace_back(3 * i + a, 3 * j + c, 1.0);
+    }
+  }
+  sparse_.resize(3 * nb, 3 * nb);
+  sparse_.setFromTriplets(entries.begin(), entries.end());
+  sparse_.makeCompressed();
+  value_index_.resize(9 * pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto [i, j] = pairs[k];
+    for (int c = 0; c < 3; ++c) {
+      const int first = Position(3 * i, 3 * j + c);
+      for (int a = 0; a < 3; ++a) value_index_[9 * k + 3 * c + a] = first + a;
+    }
+  }
+}
+
+int ContactBlockSystem::Position(int row, int col) const {
+  const int* outer = sparse_.outerIndexPtr();
+  const int* inner = sparse_.innerIndexPtr();
+  return static_cast<int>(std::lower_bound(inner + outer[col], inner + outer[col + 1], row) -
+                          inner);
+}
+
+void ContactBlockSystem::BuildAugmentedPattern(
+    const Eigen::SparseMatrix<double, Eigen::RowMajor>& G, const Eigen::VectorXd* diagonal) {
+  const int nb = num_contacts(), m = 3 * nb, k = static_cast<int>(G.cols());
+  extra_diagonal_ =
+      diagonal != nullptr && diagonal->size() == m ? *diagonal : Eigen::VectorXd::Zero(m);
+  factor_columns_.assign(static_cast<std::size_t>(nb), {});
+  factor_rows_.resize(static_cast<std::size_t>(nb));
+  factor_index_.assign(static_cast<std::size_t>(nb), {});
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(9 * nb + 6 * G.nonZeros() + k));
+  for (int i = 0; i < nb; ++i) {
+    std::vector<int>& cols = factor_columns_[i];
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
+        cols.push_back(static_cast<int>(it.col()));
+      }
+    }
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    factor_rows_[i].setZero(3, static_cast<Eigen::Index>(cols.size()));
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
+        const auto at = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col()));
+        factor_rows_[i](a, at - cols.begin()) = it.value();
+      }
+    }
+    for (int c = 0; c < 3; ++c) {
+      for (int a = 0; a < 3; ++a) entries.emplace_back(3 * i + a, 3 * i + c, 1.0);
+    }
+    for (std::size_t n = 0; n < cols.size(); ++n) {
+      for (int a = 0; a < 3; ++a) {
+        entries.emplace_back(3 * i + a, m + cols[n], 1.0);                    // L_i G_i
+        entries.emplace_back(m + cols[n], 3 * i + a, factor_rows_[i](a, n));  // Gᵀ
+      }
+    }
+  }
+  for (int d = 0; d < k; ++d) entries.emplace_back(m + d, m + d, -1.0);
+  sparse_.resize(m + k, m + k);
+  // Gᵀ and −I are constant; the L_i G_i and diagonal blocks are overwritten by Factor.
+  sparse_.setFromTriplets(entries.begin(), entries.end(), [](double, double b) { return b; });
+  sparse_.makeCompressed();
+  value_index_.resize(9 * static_cast<std::size_t>(nb));
+  for (int i = 0; i < nb; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const int first = Position(3 * i, 3 * i + c);
+      for (int a = 0; a < 3; ++a) value_index_[9 * i + 3 * c + a] = first + a;
+    }
+    for (const int col : factor_columns_[i]) {
+      const int first = Position(3 * i, m + col);
+      for (int a = 0; a < 3; ++a) factor_index_[i].push_back(first + a);
+    }
+  }
+}
+
+void ContactBlockSystem::Multiply(const Eigen::VectorXd& x, double shift,
+                                  Eigen::VectorXd& y) const {
+  y.resize(x.size());
+  for (int i = 0; i < num_contacts(); ++i) {
+    Eigen::Vector3d sum = shift * x.segment<3>(3 * i);
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+      sum.noalias() += blocks_[k] * x.segment<3>(3 * column_[k]);
+    }
+    y.segment<3>(3 * i) = sum;
+  }
+}
+
+bool ContactBlockSystem::Factor(const std::vector<Eigen::Matrix3d>& left,
+                                const std::vector<Eigen::Matrix3d>& right, double shift) {
+  for (int i = 0; i < num_contacts(); ++i) {
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+      system_[k].noalias() = left[i] * blocks_[k];
+    }
+    system_[diagonal_[i]].noalias() += shift * left[i] + right[i];
+  }
+  if (dense_) {
+    const Eigen::MatrixXd A = Dense();
+    if (!A.allFinite()) return false;
+    dense_lu_.compute(A);
+    return true;
+  }
+  double* values = sparse_.valuePtr();
+  if (augmented_) {
+    for (int i = 0; i < num_contacts(); ++i) {
+      Eigen::Matrix3d T = right[i] + shift * left[i];
+      T.noalias() += left[i] * extra_diagonal_.segment<3>(3 * i).asDiagonal();
+      for (int c = 0; c < 3; ++c) {
+        for (int a = 0; a < 3; ++a) values[value_index_[9 * i + 3 * c + a]] = T(a, c);
+      }
+      const Eigen::Matrix<double, 3, Eigen::Dynamic> LG = left[i] * factor_rows_[i];
+      for (Eigen::Index n = 0; n < LG.cols(); ++n) {
+        for (int a = 0; a < 3; ++a) values[factor_index_[i][3 * n + a]] = LG(a, n);
+      }
+    }
+  } else {
+    for (std::size_t k = 0; k < system_.size(); ++k) {
+      for (int c = 0; c < 3; ++c) {
+        for (int a = 0; a < 3; ++a) values[value_index_[9 * k + 3 * c + a]] = system_[k](a, c);
+      }
+    }
+  }
+  int* Ap = sparse_.outerIndexPtr();
+  int* Ai = sparse_.innerIndexPtr();
+  if (!klu_) {
+    klu_ = std::make_unique<KluFactors>();
+    klu_->symbolic = klu_analyze(static_cast<int>(sparse_.rows()), Ap, Ai, &klu_->common);
+    if (klu_->symbolic == nullptr) return false;
+  }
+  if (klu_->symbolic == nullptr) return false;
+  // Refactoring keeps the last pivot order: cheap, and fine while the matrix changes little;
+  // a fresh factorization when it fails or the pivots have grown poor.
+  if (klu_->numeric != nullptr) {
+    if (klu_refactor(Ap, Ai, values, klu_->symbolic, klu_->numeric, &klu_->common) != 0 &&
+        klu_rcond(klu_->symbolic, klu_->numeric, &klu_->common) != 0 &&
+        klu_->common.rcond > 1e-12) {
+      return true;
+    }
+    klu_free_numeric(&klu_->numeric, &klu_->common);
+  }
+  klu_->numeric = klu_factor(Ap, Ai, values, klu_->symbolic, &klu_->common);
+  return klu_->numeric != nullptr;
+}
+
+Eigen::VectorXd ContactBlockSystem::Solve(const Eigen::VectorXd& b) const {
+  if (dense_) return dense_lu_.solve(b);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(sparse_.rows());
+  x.head(b.size()) = b;
+  if (klu_ == nullptr || klu_->numeric == nullptr ||
+      klu_solve(klu_->symbolic, klu_->numeric, static_cast<int>(x.size()), 1, x.data(),
+                &klu_->common) == 0) {
+    x.setConstant(std::numeric_limits<double>::quiet_NaN());  // the caller falls back
+  }
+  return x.head(b.size());
+}
+
+double ContactBlockSystem::Residual(const Eigen::VectorXd& x, const Eigen::VectorXd& b) const {
+  double sum2 = 0;
+  for (int i = 0; i < num_contacts(); ++i) {
+    Eigen::Vector3d r = -b.segment<3>(3 * i);
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+      r.noalias() += system_[k] * x.segment<3>(3 * column_[k]);
+    }
+    sum2 += r.squaredNorm();
+  }
+  return std::sqrt(sum2);
+}
+
+Eigen::MatrixXd ContactBlockSystem::Dense() const {
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * num_contacts(), 3 * num_contacts());
+  for (int i = 0; i < num_contacts(); ++i) {
+    for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+      A.block<3, 3>(3 * i, 3 * column_[k]) = system_[k];
+    }
+  }
+  return A;
+}
+
+}  // namespace coulomb

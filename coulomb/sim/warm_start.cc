@@ -1,0 +1,83 @@
+#include "coulomb/sim/warm_start.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "coulomb/math/contact_frame.h"
+
+namespace coulomb::sim {
+namespace {
+
+// 20 bits per geometry and 24 for the feature (geometry/collision_world.cc).
+constexpr int kFeatureBits = 24;
+
+std::uint64_t PairOf(const geometry::Contact& c) {
+  return c.id >> kFeatureBits;
+}
+
+Eigen::Vector3d PointInA(const geometry::Contact& c,
+                         const std::vector<multibody::Transform>& X_world) {
+  return c.body_a < 0 ? c.point : X_world[c.body_a].Inverse().Apply(c.point);
+}
+
+}  // namespace
+
+void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
+                      const std::vector<multibody::Transform>& X_world,
+                      std::vector<PersistentContact>& cache) {
+  cache.clear();
+  if (impulses.size() != 3 * static_cast<Eigen::Index>(contacts.contacts.size())) return;
+  for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
+    const geometry::Contact& c = contacts.contacts[k];
+    if (c.id == 0) continue;
+    const Eigen::Vector3d impulse =
+        math::ContactFrame(c.normal) * impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+    cache.push_back({PairOf(c), PointInA(c, X_world), impulse, 0.0});
+  }
+  std::sort(cache.begin(), cache.end(), [](const PersistentContact& a, const PersistentContact& b) {
+    if (a.pair != b.pair) return a.pair < b.pair;
+    return std::lexicographical_compare(a.point_A.data(), a.point_A.data() + 3, b.point_A.data(),
+                                        b.point_A.data() + 3);
+  });
+  // Each contact's reach: half the distance to its nearest sibling of the same pair (a lone
+  // contact matches at any distance: its pair still touches).
+  for (std::size_t first = 0; first < cache.size();) {
+    std::size_t last = first;
+    while (last < cache.size() && cache[last].pair == cache[first].pair) ++last;
+    for (std::size_t i = first; i < last; ++i) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (std::size_t j = first; j < last; ++j) {
+        if (j != i) nearest = std::min(nearest, (cache[i].point_A - cache[j].point_A).norm());
+      }
+      cache[i].reach = 0.5 * nearest;
+    }
+    first = last;
+  }
+}
+
+void WarmStartContacts(const geometry::ContactSet& contacts,
+                       const std::vector<multibody::Transform>& X_world,
+                       const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm) {
+  warm.setZero(3 * static_cast<Eigen::Index>(contacts.contacts.size()));
+  for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
+    const geometry::Contact& c = contacts.contacts[k];
+    if (c.id == 0) continue;
+    const std::uint64_t pair = PairOf(c);
+    auto it = std::lower_bound(
+        cache.begin(), cache.end(), pair,
+        [](const PersistentContact& p, std::uint64_t key) { return p.pair < key; });
+    const Eigen::Vector3d point = PointInA(c, X_world);
+    const PersistentContact* best = nullptr;
+    double best_distance = std::numeric_limits<double>::infinity();
+    for (; it != cache.end() && it->pair == pair; ++it) {
+      const double d = (it->point_A - point).norm();
+      if (d < best_distance && d <= it->reach) best = &*it, best_distance = d;
+    }
+    if (best != nullptr) {
+      warm.segment<3>(3 * static_cast<Eigen::Index>(k)) =
+          math::ContactFrame(c.normal).transpose() * best->impulse;
+    }
+  }
+}
+
+}  // namespace coulomb::sim

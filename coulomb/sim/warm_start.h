@@ -1,0 +1,38 @@
+#pragma once
+// Warm starts across steps: each contact of this step gets the impulse of last step's contact
+// of the same geometry pair nearest to it, when that one is nearer than half the distance to its
+// own nearest sibling (so a four-corner patch maps corner to corner). Matched by position, not by
+// feature number: a box resting on a box swaps its reference face as it rocks, which renumbers
+// the clipped corners, and a warm start by number then hands each corner another's impulse
+// (ABH error 0.15 of the warm start on the pyramid, against 1e-6 of the answer).
+// Impulses are kept as world vectors and re-expressed in the new contact frames.
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <vector>
+
+#include "coulomb/geometry/contact_set.h"
+#include "coulomb/multibody/spatial.h"
+
+namespace coulomb::sim {
+
+struct PersistentContact {
+  std::uint64_t pair = 0;   // the contact id without its feature bits: one geometry pair
+  Eigen::Vector3d point_A;  // in body A's frame (world frame when A is the world), m
+  Eigen::Vector3d impulse;  // world frame, N s
+  double reach = 0;         // match radius: half the distance to the nearest sibling, m
+};
+
+// Replaces `cache` by this step's contacts and impulses (3 n_c, (n, t, o) per contact). Poses
+// are those the contacts were detected at.
+void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
+                      const std::vector<multibody::Transform>& X_world,
+                      std::vector<PersistentContact>& cache);
+
+// The warm start (3 n_c, (n, t, o) per contact) of `contacts` from `cache`; zero where nothing
+// matches.
+void WarmStartContacts(const geometry::ContactSet& contacts,
+                       const std::vector<multibody::Transform>& X_world,
+                       const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm);
+
+}  // namespace coulomb::sim
