@@ -107,6 +107,9 @@ int RunScene(const RunOptions& options) {
     if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
   }
   if (!summary.stopped.empty()) fmt::print(stderr, "error: {}\n", summary.stopped);
+  if (!summary.solver_switch.empty()) {
+    fmt::print(stderr, "note: from {}\n", summary.solver_switch);
+  }
   if (summary.failed_steps > 0) {
     fmt::print(stderr, "warning: {} step(s) not certified; first: {}\n", summary.failed_steps,
                summary.first_failure);

@@ -14,6 +14,9 @@ namespace coulomb {
 struct ContactSolution {
   LcpStatus status = LcpStatus::kBadInput;
   std::string message;
+  // Non-empty when the formulation ran another solver than the settings name (and why): a
+  // problem too large for the one asked for. Said once per run by `coulomb run`.
+  std::string solver_switch;
   Eigen::VectorXd v_next;    // v⁺
   Eigen::VectorXd impulses;  // 3 n_c, (n, t, o) per contact, N s
   int iterations = 0;

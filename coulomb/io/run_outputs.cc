@@ -94,6 +94,7 @@ std::string FormatSummaryJson(const sim::RunSummary& s) {
   j["max_penetration"] = number(s.max_penetration);
   j["failed_steps"] = s.failed_steps;
   j["first_failure"] = s.first_failure;
+  j["solver_switch"] = s.solver_switch;
   j["stopped"] = s.stopped;
   j["max_contacts"] = s.max_contacts;
   j["mean_contacts"] = number(s.mean_contacts);

@@ -76,11 +76,15 @@ void ReadSolverSettings(const Field& f, FormulationSettings& s) {
                "hessian_reuse_cg_iterations",
                "hessian_reuse_cg_tolerance",
                "try_full_step",
-               "max_correction_speed"});
+               "max_correction_speed",
+               "max_pivoting_rows"});
   const double kappa = OptionalDouble(f, "position_correction", 1.0);
   if (!(kappa >= 0 && kappa <= 1)) f["position_correction"].Fail("must lie in [0, 1]");
   s.velocity_lcp.position_correction = s.cone.position_correction = kappa;
   if (f.Has("directions")) s.velocity_lcp.directions = f["directions"].Int(3, 64);
+  if (f.Has("max_pivoting_rows")) {
+    s.velocity_lcp.max_pivoting_rows = f["max_pivoting_rows"].Int(1, 1 << 30);
+  }
   if (f.Has("max_correction_speed")) {
     s.velocity_lcp.max_correction_speed = s.cone.max_correction_speed = s.sap.max_correction_speed =
         f["max_correction_speed"].DoubleIn(0, 1e6);

@@ -82,11 +82,16 @@ bool IsFinite(const State& state) {
   return true;
 }
 
-// Counts a failed step (keeping the first one's message) and says whether the run must stop: a
-// step that could not be computed at all (an inverted element, a singular system) or a state
-// that is no longer finite would make every later frame garbage.
+// Notes the first solver switch, counts a failed step (keeping the first one's message) and
+// says whether the run must stop: a step that could not be computed at all (an inverted
+// element, a singular system) or a state that is no longer finite would make every later frame
+// garbage.
 bool RecordFailure(const StepReport& report, const State& state, int step, double t,
                    RunSummary& summary) {
+  if (!report.solver_switch.empty() && summary.solver_switch.empty()) {
+    summary.solver_switch =
+        fmt::format("step {} (t = {:.6g} s): {}", step, t, report.solver_switch);
+  }
   if (report.status != LcpStatus::kSolved && summary.failed_steps++ == 0) {
     summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
                                         ToString(report.status), report.message);

@@ -52,6 +52,7 @@ struct RunSummary {
   double max_penetration = 0;  // m
   int failed_steps = 0;        // steps whose solver did not certify its answer
   std::string first_failure;   // the first failed step's message
+  std::string solver_switch;   // the first step that ran another solver than asked, and why
   // "" when every step ran; otherwise why the run stopped early (a state that is no longer
   // finite: continuing would only spread NaN through every later frame).
   std::string stopped;

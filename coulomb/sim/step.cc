@@ -110,6 +110,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   }
   report.status = solution.status;
   report.message = solution.message;
+  report.solver_switch = solution.solver_switch;
   report.iterations = solution.iterations;
   report.residual = solution.residual;
   report.factor_seconds = solution.factor_seconds;

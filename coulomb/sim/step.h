@@ -48,6 +48,7 @@ struct StepReport {
   int unsupported_pairs = 0;
   LcpStatus status = LcpStatus::kSolved;
   std::string message;
+  std::string solver_switch;  // ContactSolution::solver_switch
   int iterations = 0;
   double residual = 0;
   double max_penetration = 0;     // m, max(0, −φ) over the contacts at the start of the step

@@ -157,3 +157,36 @@ INSTANTIATE_TEST_SUITE_P(Formulations, SteppingTest,
                          testing_support::FormulationTestName);
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+// A problem beyond max_pivoting_rows runs the block Gauss–Seidel, certified, and the run says
+// which solver ran instead of the one asked for, and why.
+TEST(VelocityLcp, TooLargeForPivotingRunsGaussSeidelAndSaysSo) {
+  Expected<sim::Scene> scene = io::ParseScene(R"(coulomb: 1
+duration: 0.1
+formulation: velocity-lcp
+solver: {name: lemke, max_pivoting_rows: 30}
+materials: {wood: {friction: 0.5}}
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, material: wood}]}
+  - {name: cube, mass: 1.0, position: [0, 0, 0.1], array: {count: [1, 1, 3], spacing: [0, 0, 0.2]},
+     shapes: [{type: box, size: [0.2, 0.2, 0.2], material: wood}]}
+)",
+                                              "stack3.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  sim::Recording recording;
+  const sim::RunSummary summary = sim::Simulate(scene.value(), &recording);
+  EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
+  // 12 contacts × (4 + 2) = 72 rows > 30.
+  EXPECT_NE(
+      summary.solver_switch.find("72 LCP rows exceed solver.max_pivoting_rows = 30 for lemke"),
+      std::string::npos)
+      << summary.solver_switch;
+  EXPECT_NE(summary.solver_switch.find("pgs"), std::string::npos);
+  // And the stack stands: the top cube has not moved a millimetre.
+  const int top = scene.value().model.bodies.back().q_index;
+  EXPECT_NEAR(recording.frames.back().q[top + 2], 0.5, 1e-3);
+}
+}  // namespace
+}  // namespace coulomb

@@ -30,11 +30,20 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
   }
   const LocalContactProblem local =
       MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed);
-  if (params.solver == LcpSolverKind::kProjectedGaussSeidel) {
+  const int rows = nc * (params.directions + 2);
+  const bool too_large =
+      params.solver != LcpSolverKind::kProjectedGaussSeidel && rows > params.max_pivoting_rows;
+  if (params.solver == LcpSolverKind::kProjectedGaussSeidel || too_large) {
     BlockGaussSeidelResult r = SolveStewartTrinkleBlockGaussSeidel(
         local, problem.mu, params.directions, params.settings.pgs, warm_start);
     out.status = r.status;
     out.message = r.message;
+    if (too_large) {
+      out.solver_switch = fmt::format(
+          "{} LCP rows exceed solver.max_pivoting_rows = {} for {}: block Gauss-Seidel (pgs) ran "
+          "instead",
+          rows, params.max_pivoting_rows, ToString(params.solver));
+    }
     out.iterations = r.sweeps;
     out.residual = r.residual;
     out.impulses = std::move(r.impulses);
