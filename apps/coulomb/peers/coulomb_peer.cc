@@ -176,8 +176,10 @@ PeerEngine MakeCoulombEngine(std::string solver_name, std::string settings, Coul
 std::vector<PeerEngine> CoulombEngines() {
   return {MakeCoulombEngine("velocity-lcp", "Lemke, 4 friction directions, φ/h stabilization",
                             {"velocity-lcp", "{name: lemke, directions: 4}", 50}),
-          MakeCoulombEngine("cone", "NSGS on the exact cone, ABH error 1e-4, ≤ 300 sweeps",
-                            {"cone", "{name: nsgs, tolerance: 1.0e-4, max_sweeps: 300}"}),
+          MakeCoulombEngine("cone",
+                            "exact cone, default portfolio: NSGS and sparse semismooth Newton "
+                            "from the warm start, then PPA; ABH error 1e-6",
+                            {"cone", "{name: portfolio}"}),
           MakeCoulombEngine("sap", "Newton, exact line search, β 0.1, σ 1e-3, rel. tol. 1e-6",
                             {"sap", "{name: exact}"})};
 }

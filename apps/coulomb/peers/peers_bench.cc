@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "apps/coulomb/bench_outputs.h"
+#include "apps/coulomb/peers/process_memory.h"
 #include "apps/coulomb/peers/solver_problems.h"
 
 namespace coulomb::peers {
@@ -75,6 +76,8 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
   }
   std::vector<double> means, settled;
   PeerRun run;
+  const long resident_before = ResidentKb();
+  const bool peak_reset = ResetPeakResident();
   for (int r = 0; r < std::max(1, repeats); ++r) {
     run = engine.run(scene);
     if (!run.ok) {
@@ -89,6 +92,10 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
       break;
     }
   }
+  const long peak = PeakResidentKb();
+  if (peak_reset && peak >= 0 && resident_before >= 0) {
+    row.peak_memory_mb = static_cast<double>(peak - resident_before) / 1024.0;
+  }
   row.us_per_step = Median(means);
   if (!settled.empty() && !run.stopped) row.settled_us = Median(settled);
   row.iterations = run.iterations;
@@ -102,20 +109,21 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
 std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
   std::string out =
       "| scene | engine | solver | µs/step | settled µs/step | iterations | contacts | "
-      "failures | penetration, mm | energy gain, J | figure | value | verdict |\n"
-      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
+      "failures | penetration, mm | energy gain, J | peak memory, MB | figure | value | verdict |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|\n";
   for (const PeerRow& r : rows) {
     if (r.status != "ok" && r.us_per_step <= 0) {
-      out += fmt::format("| {} | {} | {} | | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
+      out += fmt::format("| {} | {} | {} | | | | | | | | | | | {} |\n", r.scene, r.engine, r.solver,
                          r.status);
       continue;
     }
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene, r.engine,
-        r.solver, Number(r.us_per_step), r.settled_us >= 0 ? Number(r.settled_us) : "",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", r.scene,
+        r.engine, r.solver, Number(r.us_per_step), r.settled_us >= 0 ? Number(r.settled_us) : "",
         r.iterations < 0 ? "direct" : Number(r.iterations), Number(r.contacts), r.failures,
         Number(1e3 * r.measures.max_penetration), Number(r.measures.max_energy_gain),
-        r.measures.figure_name, Number(r.measures.figure), StatusCell(r));
+        r.peak_memory_mb >= 0 ? Number(r.peak_memory_mb) : "", r.measures.figure_name,
+        Number(r.measures.figure), StatusCell(r));
   }
   return out;
 }
@@ -135,6 +143,7 @@ std::string FormatJson(const std::vector<PeerRow>& rows, const std::vector<Probl
       j["failures"] = r.failures;
       j["max_penetration"] = r.measures.max_penetration;
       j["max_energy_gain"] = r.measures.max_energy_gain;
+      if (r.peak_memory_mb >= 0) j["peak_memory_mb"] = r.peak_memory_mb;
       j["figure"] = r.measures.figure_name;
       // JSON has no NaN: a non-finite figure (the run blew up) is null.
       j["value"] = std::isfinite(r.measures.figure) ? nlohmann::json(r.measures.figure)

@@ -31,6 +31,8 @@ struct PeerRow {
   double settled_us = -1;  // the same over the settled phase (scenes that define one)
   double iterations = 0, contacts = 0;
   int failures = 0;
+  // Peak resident memory during the runs, above the process's before them (MB); −1 unknown.
+  double peak_memory_mb = -1;
   PeerMeasures measures;
 };
 
