@@ -22,6 +22,9 @@ struct ConeParams {
     s.tolerance = 1e-6;  // ABH error of each step's problem
     // Large piles go to NSGS (tolerance 1e-6 of the ABH error, the sweep cap below).
     s.nsgs.max_sweeps = 1000;
+    // Above this the Newton stages' sparse LU fills in (a 200-sphere bin, ~1 350 rows: 30 ms per
+    // factorization), and NSGS alone is faster.
+    s.portfolio_max_newton_rows = 600;
     s.portfolio_newton_first = true;  // warm-started PPA: ~1 ms on a 10-box stack
     s.portfolio_nsgs_sweeps = 50;
     s.portfolio_warm_sweeps = 40;  // from last step's answer: piles (pyramid: 5 sweeps)
