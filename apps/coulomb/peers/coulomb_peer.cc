@@ -169,7 +169,7 @@ PeerEngine MakeCoulombEngine(std::string solver_name, std::string settings, Coul
 
 std::vector<PeerEngine> CoulombEngines() {
   return {MakeCoulombEngine("velocity-lcp",
-                            "Lemke (block Gauss-Seidel above 600 LCP rows), 4 friction directions, "
+                            "Lemke (block Gauss-Seidel above 300 LCP rows), 4 friction directions, "
                             "φ/h stabilization",
                             {"velocity-lcp", "{name: lemke, directions: 4}"}),
           MakeCoulombEngine("cone",
