@@ -9,13 +9,34 @@
 namespace coulomb::contact {
 
 BlockCholesky::BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks,
-                             std::vector<DofBlock> blocks)
-    : blocks_(std::move(blocks)) {
-  factors_.reserve(M_blocks.size());
-  for (const Eigen::MatrixXd& M : M_blocks) {
-    factors_.emplace_back(M);
-    ok_ = ok_ && factors_.back().info() == Eigen::Success;
+                             const std::vector<DofBlock>& blocks) {
+  Factor(M_blocks, blocks);
+}
+
+void BlockCholesky::Factor(const std::vector<Eigen::MatrixXd>& M_blocks,
+                           const std::vector<DofBlock>& blocks) {
+  blocks_ = blocks;
+  factors_.resize(M_blocks.size());
+  ok_ = true;
+  for (std::size_t k = 0; k < M_blocks.size(); ++k) {
+    factors_[k].compute(M_blocks[k]);
+    ok_ = ok_ && factors_[k].info() == Eigen::Success;
   }
+}
+
+void BlockCholesky::SolveInPlace(Eigen::VectorXd& x) const {
+  for (std::size_t k = 0; k < blocks_.size(); ++k) {
+    auto segment = x.segment(blocks_[k].start, blocks_[k].size);
+    factors_[k].solveInPlace(segment);
+  }
+}
+
+void BlockCholesky::SolveLowerBlockInPlace(int index, Eigen::MatrixXd& X) const {
+  factors_[index].matrixL().solveInPlace(X);
+}
+
+void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const {
+  factors_[index].matrixU().solveInPlace(X);
 }
 
 Eigen::VectorXd BlockCholesky::Solve(const Eigen::VectorXd& rhs) const {
@@ -64,27 +85,11 @@ Eigen::MatrixXd ContactProblem::Delassus() const {
 
 namespace {
 
-// The DofBlock of each body's velocities (−1 for bodies of the world's tree without any).
-std::vector<int> BlockOfBodies(const multibody::Model& model, const std::vector<DofBlock>& blocks) {
-  std::vector<int> block(model.bodies.size(), -1);
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const multibody::Body& body = model.bodies[b];
-    if (multibody::VelocitySize(body.joint) > 0) {
-      for (std::size_t k = 0; k < blocks.size(); ++k) {
-        if (body.v_index >= blocks[k].start && body.v_index < blocks[k].start + blocks[k].size) {
-          block[b] = static_cast<int>(k);
-        }
-      }
-    } else if (body.parent >= 0) {
-      block[b] = block[body.parent];  // welded to its parent: moves with the parent's block
-    }
-  }
-  return block;
-}
-
 void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q,
                          ContactProblem& p) {
-  p.damping = Eigen::VectorXd::Zero(model.nv);
+  p.damping.setZero(model.nv);
+  p.limits.clear();
+  p.bilateral.clear();
   for (const multibody::Body& b : model.bodies) {
     if (multibody::VelocitySize(b.joint) != 1) continue;
     p.damping[b.v_index] = b.damping;
@@ -150,56 +155,60 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& tau, const ContactSet& set, double h) {
   ContactProblem p;
+  BuildContactProblem(model, data, q, v, tau, set, h, p);
+  return p;
+}
+
+void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
+                         const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                         const Eigen::VectorXd& tau, const ContactSet& set, double h,
+                         ContactProblem& p) {
   p.time_step = h;
   p.v = v;
-  const std::vector<DofBlock> blocks = FindDofBlocks(model);
-  p.M_blocks = multibody::CalcMassMatrixBlocks(model, data, q, blocks);
-  Eigen::VectorXd force = tau - multibody::CalcBiasForces(model, data, q, v);
+  // RNEA leaves the kinematics at (q, v), which CRBA and the Jacobians below read.
+  p.force = tau - multibody::CalcBiasForces(model, data, q, v);
+  multibody::CalcMassMatrixBlocksAtPoses(model, data, p.M_blocks);
   AddJointConstraints(model, q, p);
-  force -= p.damping.cwiseProduct(v);
-  p.mass = BlockCholesky(p.M_blocks, blocks);
-  const std::vector<int> block_of_body = BlockOfBodies(model, p.mass.blocks());
-  p.v_star = v + h * p.mass.Solve(force);
-  multibody::CalcForwardKinematics(model, data, q, v);  // poses for the Jacobians
+  p.force -= p.damping.cwiseProduct(v);
+  p.mass.Factor(p.M_blocks, data.dof_blocks);
+  p.mass.SolveInPlace(p.force);
+  p.v_star = v + h * p.force;
   AddHolonomicConstraints(model, data, p);
   const int nc = static_cast<int>(set.contacts.size());
-  std::vector<Eigen::Triplet<double>> triplets;
+  math::TripletBuffer& entries = p.jacobian_entries;
+  entries.clear();
   p.phi.resize(nc);
   p.mu.resize(nc);
   p.restitution.resize(nc);
   p.compliance.resize(nc);
+  p.frames.resize(nc);
+  p.contact_blocks.resize(nc);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
-    p.frames.push_back(frame);
+    p.frames[k] = frame;
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
     const auto add = [&](int body, double sign) {
       if (body < 0) return;
       const Eigen::Vector3d p_B = data.X_world[body].Inverse().Apply(c.point);
-      const multibody::FrameJacobianColumns Jb =
-          multibody::CalcFrameJacobianColumns(model, data, body, p_B);
-      const Eigen::Matrix<double, 3, Eigen::Dynamic> rows =
-          sign * frame.transpose() * Jb.values.topRows<3>();
-      for (std::size_t col = 0; col < Jb.columns.size(); ++col) {
-        for (int r = 0; r < 3; ++r) {
-          triplets.emplace_back(3 * k + r, Jb.columns[col],
-                                rows(r, static_cast<Eigen::Index>(col)));
-        }
-      }
+      multibody::ForEachFrameJacobianColumn(
+          model, data, body, p_B,
+          [&](int column, const Eigen::Vector3d& linear, const Eigen::Vector3d&) {
+            const Eigen::Vector3d row = frame.transpose() * linear;
+            for (int r = 0; r < 3; ++r) entries.add(3 * k + r, column, sign * row[r]);
+          });
     };
     add(c.body_a, 1.0);
     add(c.body_b, -1.0);
-    p.contact_blocks.push_back(
-        {c.body_a < 0 ? -1 : block_of_body[c.body_a], c.body_b < 0 ? -1 : block_of_body[c.body_b]});
+    p.contact_blocks[k] = {c.body_a < 0 ? -1 : data.block_of_body[c.body_a],
+                           c.body_b < 0 ? -1 : data.block_of_body[c.body_b]};
     p.phi[k] = c.phi;
     p.mu[k] = c.mu;
     p.restitution[k] = c.restitution;
     p.compliance[k] = c.compliance;
   }
-  p.J.resize(3 * nc, model.nv);
-  p.J.setFromTriplets(triplets.begin(), triplets.end());
-  return p;
+  math::AssignFromTriplets(entries, 3 * nc, model.nv, p.J);
 }
 
 }  // namespace coulomb::contact

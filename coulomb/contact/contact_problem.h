@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "coulomb/geometry/contact_set.h"
+#include "coulomb/math/sparse_assembly.h"
 #include "coulomb/multibody/dof_blocks.h"
 #include "coulomb/multibody/model.h"
 
@@ -31,9 +32,16 @@ using multibody::FindDofBlocks;
 class BlockCholesky {
  public:
   BlockCholesky() = default;
-  BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks, std::vector<DofBlock> blocks);
+  BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks);
+  // Factors M_blocks again, reusing the factors' storage (no allocation for the same sizes).
+  void Factor(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks);
   bool ok() const { return ok_; }
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
+  // x ← M⁻¹ x in place.
+  void SolveInPlace(Eigen::VectorXd& x) const;
+  // With M_bb = L Lᵀ: X ← L⁻¹ X and X ← L⁻ᵀ X in place, for the rows of block `index`.
+  void SolveLowerBlockInPlace(int index, Eigen::MatrixXd& X) const;
+  void SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const;
   // M_bb⁻¹ X for the rows of block `index` (X has blocks[index].size rows).
   Eigen::MatrixXd SolveBlock(int index, const Eigen::MatrixXd& X) const;
   // With M_bb = L Lᵀ: L⁻¹ X and L⁻ᵀ X for the rows of block `index`.
@@ -94,6 +102,10 @@ struct ContactProblem {
   // acceleration-level formulations need (paper 1's κ). Filled by sim::Step only for them;
   // empty means zero.
   Eigen::VectorXd contact_velocity_rate;
+  // Assembly scratch, kept so a problem rebuilt in place (BuildContactProblem's second form)
+  // reuses its capacity.
+  math::TripletBuffer jacobian_entries;
+  Eigen::VectorXd force;
   int num_contacts() const { return static_cast<int>(phi.size()); }
   int nv() const { return static_cast<int>(v.size()); }
   // The dense M, M x, and the Delassus operator W = J M⁻¹ Jᵀ (dense: small problems and tests).
@@ -107,5 +119,12 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& tau, const ContactSet& contacts,
                                    double time_step);
+// The same, rebuilt into `problem`, whose storage is reused: once a scene's sizes have been seen,
+// this allocates nothing (for models without couplers, welds and distance constraints, whose
+// rows carry names). Leaves data's kinematics at (q, v).
+void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
+                         const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                         const Eigen::VectorXd& tau, const ContactSet& contacts, double time_step,
+                         ContactProblem& problem);
 
 }  // namespace coulomb::contact

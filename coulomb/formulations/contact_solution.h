@@ -8,6 +8,7 @@
 
 #include "coulomb/complementarity/lcp_result.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
 
@@ -26,6 +27,15 @@ struct ContactSolution {
   int factorizations = 0;     // SAP: fresh Hessian factorizations (fewer than iterations when
                               // a factor is reused as a CG preconditioner)
   bool ok() const { return status == LcpStatus::kSolved; }
+  // Back to a fresh solution's fields, keeping the vectors' and strings' storage for reuse.
+  void Reset() {
+    status = LcpStatus::kBadInput;
+    message.clear();
+    solver_switch.clear();
+    iterations = 0;
+    residual = seconds = factor_seconds = 0;
+    factorizations = 0;
+  }
 };
 
 // The contact-space problem: u = W γ + q with W = J M⁻¹ Jᵀ and, on the normal rows,
@@ -42,6 +52,13 @@ struct LocalContactProblem {
   // W = G Gᵀ + diag(W_diagonal): G = J L⁻ᵀ (M = L Lᵀ per block), W_diagonal the compliance.
   Eigen::SparseMatrix<double, Eigen::RowMajor> G;
   Eigen::VectorXd W_diagonal;
+  // Assembly scratch, kept so a problem rebuilt in place reuses its capacity.
+  struct Scratch {
+    std::vector<std::vector<int>> touching;  // per mass block, the contacts on it
+    math::TripletBuffer W, MinvJt, G;
+    Eigen::MatrixXd Jt, Y, Wb;  // one block's Jᵀ (then L⁻¹ Jᵀ), M⁻¹ Jᵀ and Zᵀ Z
+    Eigen::VectorXd v_before;   // J v
+  } scratch;
 };
 
 // The separation speed position correction may give a rigid contact, m/s. The φ/h term turns an
@@ -55,5 +72,8 @@ inline constexpr double kMaxCorrectionSpeed = 0.2;
 LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& problem,
                                             double position_correction,
                                             double max_correction_speed = kMaxCorrectionSpeed);
+// The same into `local`, reusing its storage: no allocation once the sizes have been seen.
+void MakeLocalContactProblem(const contact::ContactProblem& problem, double position_correction,
+                             double max_correction_speed, LocalContactProblem& local);
 
 }  // namespace coulomb

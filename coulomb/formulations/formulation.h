@@ -31,6 +31,9 @@ extern const Formulation kVelocityLcpFormulation;
 // Every formulation's settings, each in its own struct; `formulation` says which one runs.
 struct FormulationSettings {
   const Formulation* formulation = &kVelocityLcpFormulation;  // never null
+  // The per-step accuracy measures of StepReport::metrics (sim/contact_metrics.h): on in runs,
+  // off in benchmarks' timing loops, which leave them to the figures they compute from poses.
+  bool measure_accuracy = true;
   VelocityLcpParams velocity_lcp;
   ConeParams cone;
   AccelerationStepParams trinkle;
@@ -43,6 +46,9 @@ struct FormulationWorkspace {
   // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
   // is unchanged.
   convex::SapFactorization sap_factorization;
+  // The contact-space problems of the velocity-level formulations, rebuilt in place each step.
+  LocalContactProblem local;
+  FrictionContactProblem friction;
 };
 
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
@@ -65,10 +71,11 @@ struct Formulation {
   // The solver `settings` selects, as summaries print it ("lemke", "newton/exact").
   std::string (*solver_name)(const FormulationSettings& settings) = nullptr;
   // One step: ContactProblem → ContactSolution, warm-started from the previous step's impulses
-  // of the contacts that persist (zero for new ones).
-  ContactSolution (*solve)(const contact::ContactProblem& problem,
-                           const FormulationSettings& settings, const Eigen::VectorXd& warm_start,
-                           FormulationWorkspace& workspace) = nullptr;
+  // of the contacts that persist (zero for new ones). `solution` is last step's, whose storage
+  // may be reused; every field is rewritten.
+  void (*solve)(const contact::ContactProblem& problem, const FormulationSettings& settings,
+                const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
+                ContactSolution& solution) = nullptr;
 };
 
 // The registered formulations, in the order messages list them.

@@ -31,6 +31,10 @@ std::vector<std::pair<int, int>> FindCandidatePairs(const std::vector<Aabb>& box
                                                     Filter&& filter);
 
 std::vector<std::pair<int, int>> FindCandidatePairs(const std::vector<Aabb>& boxes);
+// The same into `pairs`, with `order` as scratch (both keep their capacity).
+template <class Filter>
+void FindCandidatePairs(const std::vector<Aabb>& boxes, Filter&& filter, std::vector<int>& order,
+                        std::vector<std::pair<int, int>>& pairs);
 
 }  // namespace coulomb::geometry
 

@@ -10,11 +10,20 @@ namespace coulomb::geometry {
 template <class Filter>
 std::vector<std::pair<int, int>> FindCandidatePairs(const std::vector<Aabb>& boxes,
                                                     Filter&& filter) {
-  std::vector<int> order(boxes.size());
+  std::vector<int> order;
+  std::vector<std::pair<int, int>> pairs;
+  FindCandidatePairs(boxes, filter, order, pairs);
+  return pairs;
+}
+
+template <class Filter>
+void FindCandidatePairs(const std::vector<Aabb>& boxes, Filter&& filter, std::vector<int>& order,
+                        std::vector<std::pair<int, int>>& pairs) {
+  order.resize(boxes.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
             [&](int a, int b) { return boxes[a].lower.x() < boxes[b].lower.x(); });
-  std::vector<std::pair<int, int>> pairs;
+  pairs.clear();
   for (std::size_t k = 0; k < order.size(); ++k) {
     const Aabb& a = boxes[order[k]];
     for (std::size_t m = k + 1; m < order.size(); ++m) {
@@ -26,7 +35,6 @@ std::vector<std::pair<int, int>> FindCandidatePairs(const std::vector<Aabb>& box
     }
   }
   std::sort(pairs.begin(), pairs.end());  // deterministic order regardless of the sweep
-  return pairs;
 }
 
 }  // namespace coulomb::geometry

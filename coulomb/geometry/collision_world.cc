@@ -81,8 +81,15 @@ double BoundingRadius(const Shape& shape) {
 
 std::vector<double> SpeculativeReach(const CollisionWorld& world,
                                      const std::vector<multibody::Vector6d>& velocity, double h) {
-  std::vector<double> reach(world.geometries.size(), 0.0);
-  if (!world.speculative) return reach;
+  std::vector<double> reach;
+  SpeculativeReach(world, velocity, h, reach);
+  return reach;
+}
+
+void SpeculativeReach(const CollisionWorld& world, const std::vector<multibody::Vector6d>& velocity,
+                      double h, std::vector<double>& reach) {
+  reach.assign(world.geometries.size(), 0.0);
+  if (!world.speculative) return;
   for (std::size_t i = 0; i < reach.size(); ++i) {
     const CollisionGeometry& g = world.geometries[i];
     if (g.body < 0) continue;
@@ -91,17 +98,28 @@ std::vector<double> SpeculativeReach(const CollisionWorld& world,
     const double spin = std::isfinite(radius) ? w.norm() * radius : 0.0;
     reach[i] = h * ((v + w.cross(g.X_BG.p)).norm() + spin);
   }
-  return reach;
 }
 
 ContactDetection FindContacts(const CollisionWorld& world,
                               const std::vector<multibody::Transform>& X_world,
                               const std::vector<double>& reach) {
+  CollisionScratch scratch;
   ContactDetection out;
+  FindContacts(world, X_world, reach, scratch, out);
+  return out;
+}
+
+void FindContacts(const CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
+                  const std::vector<double>& reach, CollisionScratch& scratch,
+                  ContactDetection& out) {
+  out.contacts.contacts.clear();
+  out.candidate_pairs = out.unsupported_pairs = 0;
   const int n = static_cast<int>(world.geometries.size());
   const auto reach_of = [&](int i) { return reach.empty() ? 0.0 : reach[i]; };
-  std::vector<multibody::Transform> X_WG(n);
-  std::vector<Aabb> boxes(n);
+  std::vector<multibody::Transform>& X_WG = scratch.X_WG;
+  std::vector<Aabb>& boxes = scratch.boxes;
+  X_WG.resize(n);
+  boxes.resize(n);
   for (int i = 0; i < n; ++i) {
     const CollisionGeometry& g = world.geometries[i];
     X_WG[i] = g.body < 0 ? g.X_BG : X_world[g.body] * g.X_BG;
@@ -116,9 +134,10 @@ ContactDetection FindContacts(const CollisionWorld& world,
     return !std::binary_search(world.excluded_body_pairs.begin(), world.excluded_body_pairs.end(),
                                bodies);
   };
-  const auto pairs = FindCandidatePairs(boxes, keep);
+  std::vector<std::pair<int, int>>& pairs = scratch.pairs;
+  FindCandidatePairs(boxes, keep, scratch.order, pairs);
   out.candidate_pairs = static_cast<int>(pairs.size());
-  std::vector<ContactPoint> points;
+  std::vector<ContactPoint>& points = scratch.points;
   for (auto [i, j] : pairs) {
     // Body A should move: put a static geometry second.
     if (world.geometries[i].body < 0) std::swap(i, j);
@@ -149,7 +168,6 @@ ContactDetection FindContacts(const CollisionWorld& world,
       out.contacts.contacts.push_back(c);
     }
   }
-  return out;
 }
 
 }  // namespace coulomb::geometry

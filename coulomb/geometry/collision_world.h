@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "coulomb/geometry/broad_phase.h"
+#include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/contact_set.h"
 #include "coulomb/geometry/shape.h"
 #include "coulomb/multibody/spatial.h"
@@ -64,11 +66,26 @@ struct ContactDetection {
 // multibody::Data::velocity.
 std::vector<double> SpeculativeReach(const CollisionWorld& world,
                                      const std::vector<multibody::Vector6d>& velocity, double h);
+void SpeculativeReach(const CollisionWorld& world, const std::vector<multibody::Vector6d>& velocity,
+                      double h, std::vector<double>& reach);
 
 // X_WB of every body (as in multibody::Data::X_world). `reach` (one per geometry, m; empty:
 // none) widens each pair's margin to margin + reach_a + reach_b.
 ContactDetection FindContacts(const CollisionWorld& world,
                               const std::vector<multibody::Transform>& X_world,
                               const std::vector<double>& reach = {});
+
+// FindContacts' intermediate arrays, kept between steps for their capacity.
+struct CollisionScratch {
+  std::vector<multibody::Transform> X_WG;
+  std::vector<Aabb> boxes;
+  std::vector<int> order;
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<ContactPoint> points;
+};
+// The same into `out` (its contacts rewritten, storage reused).
+void FindContacts(const CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
+                  const std::vector<double>& reach, CollisionScratch& scratch,
+                  ContactDetection& out);
 
 }  // namespace coulomb::geometry

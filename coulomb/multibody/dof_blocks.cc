@@ -46,4 +46,18 @@ std::vector<int> BlockOfVelocity(const Model& model, const std::vector<DofBlock>
   return block;
 }
 
+std::vector<int> BlockOfBodies(const Model& model, const std::vector<DofBlock>& blocks) {
+  const std::vector<int> of_velocity = BlockOfVelocity(model, blocks);
+  std::vector<int> block(model.bodies.size(), -1);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (VelocitySize(body.joint) > 0) {
+      block[b] = of_velocity[body.v_index];
+    } else if (body.parent >= 0) {
+      block[b] = block[body.parent];  // welded to its parent: moves with the parent's block
+    }
+  }
+  return block;
+}
+
 }  // namespace coulomb::multibody

@@ -9,17 +9,14 @@
 
 namespace coulomb::multibody {
 
-// A diagonal block of the mass matrix: the velocities [start, start + size) of one or more
-// trees. M is block diagonal over these (docs/DESIGN.md: dense per tree), so it is factored and
-// solved per block, and W = J M⁻¹ Jᵀ only couples contacts that share a block.
-struct DofBlock {
-  int start = 0, size = 0;
-};
-
 // The smallest contiguous blocks such that no tree straddles two of them.
 std::vector<DofBlock> FindDofBlocks(const Model& model);
 
 // The block holding each velocity index.
 std::vector<int> BlockOfVelocity(const Model& model, const std::vector<DofBlock>& blocks);
+
+// The block holding each body's velocities; a body without any (welded) takes its parent's, and
+// one welded to the world −1.
+std::vector<int> BlockOfBodies(const Model& model, const std::vector<DofBlock>& blocks);
 
 }  // namespace coulomb::multibody

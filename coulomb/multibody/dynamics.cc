@@ -1,28 +1,20 @@
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::multibody {
-namespace {
-
-Eigen::VectorXd JointSegment(const Eigen::VectorXd& x, int start, int size) {
-  return x.segment(start, size);
-}
-
-}  // namespace
 
 void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v) {
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const int nq = ConfigurationSize(b.joint), nv = VelocitySize(b.joint);
-    const Transform X_pc =
-        b.placement * JointTransform(b.joint, b.axis, JointSegment(q, b.q_index, nq));
+    const Transform X_joint = JointTransform(b.joint, b.axis, q.segment(b.q_index, nq));
+    const Transform X_pc = b.placement * X_joint;
     data.X_world[i] = b.parent < 0 ? X_pc : data.X_world[b.parent] * X_pc;
     data.X_up[i] = X_pc.MotionToChild();
     if (b.joint == JointType::kFloating) {
       // Linear velocity ṗ in the parent frame: its body-frame image is R_jᵀ ṗ (R_j the joint
       // rotation), so S depends on q (see joint.h).
-      data.S[i].topLeftCorner<3, 3>() =
-          JointTransform(b.joint, b.axis, JointSegment(q, b.q_index, nq)).R.transpose();
+      data.S[i].topLeftCorner<3, 3>() = X_joint.R.transpose();
     }
     const Vector6d v_parent = b.parent < 0 ? Vector6d::Zero() : data.velocity[b.parent];
     data.velocity[i] = data.X_up[i] * v_parent;
@@ -30,8 +22,11 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
   }
 }
 
-Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
-                                    const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+namespace {
+
+// RNEA into tau (resized to nv); a == nullptr is zero acceleration, without forming the zeros.
+void Rnea(const Model& model, Data& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+          const Eigen::VectorXd* a, Eigen::VectorXd& tau) {
   CalcForwardKinematics(model, data, q, v);
   // Gravity as a fictitious upward acceleration of the world (Featherstone's trick).
   Vector6d a_world = Vector6d::Zero();
@@ -45,8 +40,8 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
     if (nv > 0) {
       const auto& S = data.S[i];
       const Vector6d joint_velocity = S * v.segment(b.v_index, nv);
-      data.acceleration[i] +=
-          S * a.segment(b.v_index, nv) + CrossMotion(data.velocity[i], joint_velocity);
+      data.acceleration[i] += CrossMotion(data.velocity[i], joint_velocity);
+      if (a != nullptr) data.acceleration[i] += S * a->segment(b.v_index, nv);
       if (b.joint == JointType::kFloating) {
         // Ṡ q̇ = (d/dt R_jᵀ) ṗ = −ω × (R_jᵀ ṗ): the joint's own bias acceleration.
         data.acceleration[i].head<3>() -=
@@ -56,31 +51,43 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
     const Matrix6d I = b.inertia.Spatial();
     data.force[i] = I * data.acceleration[i] + CrossForce(data.velocity[i], I * data.velocity[i]);
   }
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+  tau.setZero(model.nv);
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv > 0) {
       tau.segment(b.v_index, nv) = data.S[i].transpose() * data.force[i];
-      tau.segment(b.v_index, nv) += b.armature * a.segment(b.v_index, nv);
+      if (a != nullptr) tau.segment(b.v_index, nv) += b.armature * a->segment(b.v_index, nv);
     }
     if (b.parent >= 0) data.force[b.parent] += data.X_up[i].transpose() * data.force[i];
   }
+}
+
+}  // namespace
+
+Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+  Eigen::VectorXd tau;
+  Rnea(model, data, q, v, &a, tau);
   return tau;
 }
 
-Eigen::VectorXd CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
-                               const Eigen::VectorXd& v) {
-  return CalcInverseDynamics(model, data, q, v, Eigen::VectorXd::Zero(model.nv));
+const Eigen::VectorXd& CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                      const Eigen::VectorXd& v) {
+  Rnea(model, data, q, v, nullptr, data.bias_forces);
+  return data.bias_forces;
 }
 
 namespace {
 
-// CRBA (Featherstone's composite rigid body algorithm). `store(row, col, block)` receives each
-// nonzero block of the lower and upper triangles; the callers store it densely or per tree.
+// CRBA (Featherstone's composite rigid body algorithm), on the joint transforms of the last
+// CalcForwardKinematics. `store(row, col, block)` receives each nonzero block of the lower and
+// upper triangles; the callers store it densely or per tree. A joint has at most 6 velocities, so
+// the temporaries have fixed capacity and live on the stack.
 template <class Store>
-void Crba(const Model& model, Data& data, const Eigen::VectorXd& q, Store&& store) {
-  CalcForwardKinematics(model, data, q, Eigen::VectorXd::Zero(model.nv));
+void Crba(const Model& model, Data& data, Store&& store) {
+  using JointForces = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+  using JointBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   const int n = static_cast<int>(model.bodies.size());
   for (int i = 0; i < n; ++i) data.composite[i] = model.bodies[i].inertia.Spatial();
   for (int i = n - 1; i >= 0; --i) {
@@ -92,8 +99,8 @@ void Crba(const Model& model, Data& data, const Eigen::VectorXd& q, Store&& stor
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
     const auto& S = data.S[i];
-    Eigen::Matrix<double, 6, Eigen::Dynamic> F = data.composite[i] * S;
-    Eigen::MatrixXd diagonal = S.transpose() * F;
+    JointForces F = data.composite[i] * S;
+    JointBlock diagonal = S.transpose() * F;
     diagonal.diagonal().array() += b.armature;
     store(b.v_index, b.v_index, diagonal);
     // Carry F up the chain: M_ji = S_jᵀ X_upᵀ … F.
@@ -102,9 +109,10 @@ void Crba(const Model& model, Data& data, const Eigen::VectorXd& q, Store&& stor
       j = model.bodies[j].parent;
       const Body& bj = model.bodies[j];
       if (VelocitySize(bj.joint) == 0) continue;
-      const Eigen::MatrixXd off = data.S[j].transpose() * F;
+      const JointBlock off = data.S[j].transpose() * F;
       store(bj.v_index, b.v_index, off);
-      store(b.v_index, bj.v_index, off.transpose());
+      const JointBlock off_transposed = off.transpose();
+      store(b.v_index, bj.v_index, off_transposed);
     }
   }
 }
@@ -113,10 +121,21 @@ void Crba(const Model& model, Data& data, const Eigen::VectorXd& q, Store&& stor
 
 const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q) {
   data.M.setZero(model.nv, model.nv);
-  Crba(model, data, q, [&](int row, int col, const Eigen::MatrixXd& block) {
+  CalcForwardKinematics(model, data, q, data.zero_velocity);
+  Crba(model, data, [&](int row, int col, const auto& block) {
     data.M.block(row, col, block.rows(), block.cols()) = block;
   });
   return data.M;
+}
+
+void CalcMassMatrixBlocksAtPoses(const Model& model, Data& data, std::vector<Eigen::MatrixXd>& M) {
+  const std::vector<DofBlock>& blocks = data.dof_blocks;
+  M.resize(blocks.size());
+  for (std::size_t k = 0; k < blocks.size(); ++k) M[k].setZero(blocks[k].size, blocks[k].size);
+  Crba(model, data, [&](int row, int col, const auto& block) {
+    const int k = data.block_of_velocity[row];  // a tree never straddles blocks: col is in k too
+    M[k].block(row - blocks[k].start, col - blocks[k].start, block.rows(), block.cols()) = block;
+  });
 }
 
 std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data,
@@ -126,7 +145,8 @@ std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data
   M.reserve(blocks.size());
   for (const DofBlock& b : blocks) M.push_back(Eigen::MatrixXd::Zero(b.size, b.size));
   const std::vector<int> block_of = BlockOfVelocity(model, blocks);
-  Crba(model, data, q, [&](int row, int col, const Eigen::MatrixXd& block) {
+  CalcForwardKinematics(model, data, q, data.zero_velocity);
+  Crba(model, data, [&](int row, int col, const auto& block) {
     const int k = block_of[row];  // a tree never straddles blocks, so col is in k too
     M[k].block(row - blocks[k].start, col - blocks[k].start, block.rows(), block.cols()) = block;
   });
@@ -150,20 +170,14 @@ FrameJacobianColumns CalcFrameJacobianColumns(const Model& model, const Data& da
     count += VelocitySize(model.bodies[k].joint);
   out.columns.reserve(count);
   out.values.resize(6, count);
-  const Eigen::Vector3d p_W = data.X_world[body].Apply(p_B);
-  int at = 0;
-  for (int k = body; k >= 0; k = model.bodies[k].parent) {
-    const Body& b = model.bodies[k];
-    const int nv = VelocitySize(b.joint);
-    const auto& S = data.S[k];
-    const Transform& X = data.X_world[k];
-    for (int c = 0; c < nv; ++c, ++at) {
-      const Eigen::Vector3d w = X.R * S.block<3, 1>(3, c);
-      out.columns.push_back(b.v_index + c);
-      out.values.block<3, 1>(0, at) = X.R * S.block<3, 1>(0, c) + w.cross(p_W - X.p);
-      out.values.block<3, 1>(3, at) = w;
-    }
-  }
+  ForEachFrameJacobianColumn(
+      model, data, body, p_B,
+      [&](int column, const Eigen::Vector3d& linear, const Eigen::Vector3d& angular) {
+        const auto at = static_cast<Eigen::Index>(out.columns.size());
+        out.columns.push_back(column);
+        out.values.block<3, 1>(0, at) = linear;
+        out.values.block<3, 1>(3, at) = angular;
+      });
   return out;
 }
 
@@ -202,12 +216,17 @@ double CalcPotentialEnergy(const Model& model, const Data& data) {
 Eigen::VectorXd IntegrateConfiguration(const Model& model, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v, double dt) {
   Eigen::VectorXd out = q;
+  IntegrateConfigurationInPlace(model, v, dt, out);
+  return out;
+}
+
+void IntegrateConfigurationInPlace(const Model& model, const Eigen::VectorXd& v, double dt,
+                                   Eigen::VectorXd& q) {
   for (const Body& b : model.bodies) {
     const int nq = ConfigurationSize(b.joint), nv = VelocitySize(b.joint);
     if (nq == 0) continue;
-    IntegrateJoint(b.joint, v.segment(b.v_index, nv), dt, out.segment(b.q_index, nq));
+    IntegrateJoint(b.joint, v.segment(b.v_index, nv), dt, q.segment(b.q_index, nq));
   }
-  return out;
 }
 
 }  // namespace coulomb::multibody

@@ -24,14 +24,18 @@ const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eige
 std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data,
                                                   const Eigen::VectorXd& q,
                                                   const std::vector<DofBlock>& blocks);
+// The same into `M` (one matrix per data.dof_blocks entry, reusing their storage), after
+// CalcForwardKinematics at q: CRBA needs only the joint transforms the kinematics left in data.
+void CalcMassMatrixBlocksAtPoses(const Model& model, Data& data, std::vector<Eigen::MatrixXd>& M);
 
 // τ = M(q) a + C(q, v) v + g(q) − (external body forces, body frame, one per body or empty).
 Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
                                     const Eigen::VectorXd& v, const Eigen::VectorXd& a);
 
-// The bias C(q, v) v + g(q): inverse dynamics at zero acceleration.
-Eigen::VectorXd CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
-                               const Eigen::VectorXd& v);
+// The bias C(q, v) v + g(q): inverse dynamics at zero acceleration. The reference is to
+// data.bias_forces (valid until the next call), and leaves the kinematics at (q, v) in data.
+const Eigen::VectorXd& CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
+                                      const Eigen::VectorXd& v);
 
 // a = M⁻¹ (τ − bias − damping·v).
 Eigen::VectorXd CalcForwardDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
@@ -43,6 +47,25 @@ Eigen::MatrixXd CalcPointJacobian(const Model& model, const Data& data, int body
                                   const Eigen::Vector3d& p_B);
 Eigen::MatrixXd CalcFrameJacobian(const Model& model, const Data& data, int body,
                                   const Eigen::Vector3d& p_B);
+
+// After CalcForwardKinematics: visit(column, linear, angular) for each nonzero column of the
+// frame Jacobian (the velocities on the path from body to root), linear at the point p_B.
+template <class Visit>
+void ForEachFrameJacobianColumn(const Model& model, const Data& data, int body,
+                                const Eigen::Vector3d& p_B, Visit&& visit) {
+  const Eigen::Vector3d p_W = data.X_world[body].Apply(p_B);
+  for (int k = body; k >= 0; k = model.bodies[k].parent) {
+    const Body& b = model.bodies[k];
+    const int nv = VelocitySize(b.joint);
+    const auto& S = data.S[k];
+    const Transform& X = data.X_world[k];
+    for (int c = 0; c < nv; ++c) {
+      const Eigen::Vector3d w = X.R * S.template block<3, 1>(3, c);
+      const Eigen::Vector3d linear = X.R * S.template block<3, 1>(0, c) + w.cross(p_W - X.p);
+      visit(b.v_index + c, linear, w);
+    }
+  }
+}
 
 // The frame Jacobian's nonzero columns only (the velocities on the path from body to root).
 struct FrameJacobianColumns {
@@ -59,5 +82,8 @@ double CalcPotentialEnergy(const Model& model, const Data& data);
 // q ⊕ v dt on each joint's manifold.
 Eigen::VectorXd IntegrateConfiguration(const Model& model, const Eigen::VectorXd& q,
                                        const Eigen::VectorXd& v, double dt);
+// q ← q ⊕ v dt.
+void IntegrateConfigurationInPlace(const Model& model, const Eigen::VectorXd& v, double dt,
+                                   Eigen::VectorXd& q);
 
 }  // namespace coulomb::multibody

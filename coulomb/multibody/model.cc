@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "coulomb/multibody/dof_blocks.h"
+
 namespace coulomb::multibody {
 
 int Model::AddBody(Body body) {
@@ -114,6 +116,11 @@ Data MakeData(const Model& model) {
   d.composite.assign(n, Matrix6d::Zero());
   d.X_up.assign(n, Matrix6d::Identity());
   for (const Body& b : model.bodies) d.S.push_back(MotionSubspace(b.joint, b.axis));
+  d.dof_blocks = FindDofBlocks(model);
+  d.block_of_velocity = BlockOfVelocity(model, d.dof_blocks);
+  d.block_of_body = BlockOfBodies(model, d.dof_blocks);
+  d.zero_velocity = Eigen::VectorXd::Zero(model.nv);
+  d.bias_forces = Eigen::VectorXd::Zero(model.nv);
   return d;
 }
 

@@ -57,6 +57,13 @@ struct DistanceConstraint {
   double distance = 0;
 };
 
+// A diagonal block of the mass matrix: the velocities [start, start + size) of one or more
+// trees. M is block diagonal over these (docs/DESIGN.md: dense per tree), so it is factored and
+// solved per block, and W = J M⁻¹ Jᵀ only couples contacts that share a block (dof_blocks.h).
+struct DofBlock {
+  int start = 0, size = 0;
+};
+
 struct Model {
   std::vector<Body> bodies;
   std::vector<JointCoupler> couplers;
@@ -86,6 +93,14 @@ struct Data {
   // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
   // after it is built, and allocating S in the inner loops dominated CRBA's time.
   std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> S;
+  // The model's mass-matrix blocks (FindDofBlocks), the block of each velocity index and of each
+  // body (−1: no velocities, as the world's welded bodies), fixed by the trees: computed once by
+  // MakeData instead of at every step.
+  std::vector<DofBlock> dof_blocks;
+  std::vector<int> block_of_velocity, block_of_body;
+  // Workspaces of the dynamics kernels (dynamics.h), sized by MakeData so a step allocates none.
+  Eigen::VectorXd zero_velocity;  // nv zeros: CRBA's kinematics and RNEA's zero acceleration
+  Eigen::VectorXd bias_forces;    // CalcBiasForces' result
 };
 
 Data MakeData(const Model& model);

@@ -9,10 +9,15 @@ namespace coulomb::sim {
 
 ContactMetrics CalcContactMetrics(const contact::ContactProblem& problem,
                                   const Eigen::VectorXd& impulses, const Eigen::VectorXd& v_next) {
+  return CalcContactMetricsFromVelocities(problem, impulses, problem.J * v_next);
+}
+
+ContactMetrics CalcContactMetricsFromVelocities(const contact::ContactProblem& problem,
+                                                const Eigen::VectorXd& impulses,
+                                                const Eigen::VectorXd& u) {
   ContactMetrics m;
   const int nc = problem.num_contacts();
-  if (nc == 0 || impulses.size() != 3 * nc) return m;
-  const Eigen::VectorXd u = problem.J * v_next;
+  if (nc == 0 || impulses.size() != 3 * nc || u.size() != 3 * nc) return m;
   const double h = problem.time_step;
   // Sliding: tangential speed above 1e-6 m/s or 1e-6 of the largest contact speed.
   const double slip_threshold = std::max(1e-6, 1e-6 * u.lpNorm<Eigen::Infinity>());

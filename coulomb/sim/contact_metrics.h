@@ -25,5 +25,9 @@ struct ContactMetrics {
 // `impulses` 3 n_c and v_next (nv) of the step's solution for `problem`.
 ContactMetrics CalcContactMetrics(const contact::ContactProblem& problem,
                                   const Eigen::VectorXd& impulses, const Eigen::VectorXd& v_next);
+// The same from the contact velocities u = J v⁺ (3 n_c) the caller already has.
+ContactMetrics CalcContactMetricsFromVelocities(const contact::ContactProblem& problem,
+                                                const Eigen::VectorXd& impulses,
+                                                const Eigen::VectorXd& u);
 
 }  // namespace coulomb::sim

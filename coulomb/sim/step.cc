@@ -51,6 +51,37 @@ Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Da
 
 }  // namespace
 
+void StepReport::Reset() {
+  unsupported_pairs = 0;
+  status = LcpStatus::kSolved;
+  message.clear();
+  solver_switch.clear();
+  iterations = 0;
+  residual = max_penetration = 0;
+  contacts.contacts.clear();
+  metrics = {};
+  profile = {};
+  factor_seconds = 0;
+  factorizations = 0;
+  deformable_contacts.clear();
+  deformable_impulses.resize(0);
+  participating_dofs = 0;
+}
+
+StepWorkspace::StepWorkspace() : report(std::make_unique<StepReport>()) {}
+StepWorkspace::~StepWorkspace() = default;
+StepWorkspace::StepWorkspace(const StepWorkspace& other)
+    : problem(other.problem),
+      solution(other.solution),
+      warm_start(other.warm_start),
+      report(std::make_unique<StepReport>(*other.report)) {}
+StepWorkspace& StepWorkspace::operator=(const StepWorkspace& other) {
+  if (this != &other) *this = StepWorkspace(other);
+  return *this;
+}
+StepWorkspace::StepWorkspace(StepWorkspace&&) noexcept = default;
+StepWorkspace& StepWorkspace::operator=(StepWorkspace&&) noexcept = default;
+
 State MakeRestState(const multibody::Model& model) {
   State state;
   state.q = model.NeutralConfiguration();
@@ -58,18 +89,22 @@ State MakeRestState(const multibody::Model& model) {
   return state;
 }
 
-StepReport Step(const multibody::Model& model, multibody::Data& data,
-                const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double h, const FormulationSettings& settings,
-                const std::vector<contact::JointDrive>& drives,
-                const fem::DeformableModel* deformables) {
+const StepReport& Step(const multibody::Model& model, multibody::Data& data,
+                       const geometry::CollisionWorld& world, State& state,
+                       const Eigen::VectorXd& tau, double h, const FormulationSettings& settings,
+                       const std::vector<contact::JointDrive>& drives,
+                       const fem::DeformableModel* deformables) {
   if (deformables != nullptr && deformables->empty()) deformables = nullptr;
-  StepReport report;
+  if (state.step.report == nullptr) state.step.report = std::make_unique<StepReport>();
+  StepReport& report = *state.step.report;
+  report.Reset();
   Stopwatch clock;
   // 1. Contacts at the current poses, out to how far each geometry can travel in the step.
   multibody::CalcForwardKinematics(model, data, state.q, state.v);
-  const std::vector<double> reach = geometry::SpeculativeReach(world, data.velocity, h);
-  geometry::ContactDetection detection = geometry::FindContacts(world, data.X_world, reach);
+  std::vector<double>& reach = state.step.reach;
+  geometry::SpeculativeReach(world, data.velocity, h, reach);
+  geometry::ContactDetection& detection = state.step.detection;
+  geometry::FindContacts(world, data.X_world, reach, state.step.collision, detection);
   report.unsupported_pairs = detection.unsupported_pairs;
   for (const geometry::Contact& c : detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);
@@ -83,8 +118,8 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   }
   report.profile.collision = clock.Lap();
   // 2. The contact problem of this step.
-  contact::ContactProblem problem =
-      contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h);
+  contact::ContactProblem& problem = state.step.problem;
+  contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h, problem);
   problem.drives = drives;
   if (settings.formulation->supports.contact_velocity_rate) {
     problem.contact_velocity_rate =
@@ -93,7 +128,7 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.profile.assembly = clock.Lap();
   // 3. The formulation, warm-started from the contacts that persist.
   std::vector<Eigen::VectorXd> deformable_v;
-  ContactSolution solution;
+  ContactSolution& solution = state.step.solution;
   if (deformables != nullptr) {
     const CoupledStepInput input{
         &problem, &model, &data, deformables, &state.deformables, &report.deformable_contacts};
@@ -104,9 +139,9 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
     report.deformable_impulses = std::move(coupled.impulses);
     report.participating_dofs = coupled.participating_dofs;
   } else {
-    Eigen::VectorXd warm;
-    WarmStartContacts(detection.contacts, data.X_world, state.contacts, warm);
-    solution = settings.formulation->solve(problem, settings, warm, state.workspace);
+    WarmStartContacts(detection.contacts, data.X_world, state.contacts, state.step.warm_start);
+    settings.formulation->solve(problem, settings, state.step.warm_start, state.workspace,
+                                solution);
   }
   report.status = solution.status;
   report.message = solution.message;
@@ -115,8 +150,11 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.residual = solution.residual;
   report.factor_seconds = solution.factor_seconds;
   report.factorizations = solution.factorizations;
-  report.metrics = CalcContactMetrics(problem, solution.impulses, solution.v_next);
-  report.contact_velocities = problem.J * solution.v_next;
+  report.contact_velocities.noalias() = problem.J * solution.v_next;
+  if (settings.measure_accuracy) {
+    report.metrics =
+        CalcContactMetricsFromVelocities(problem, solution.impulses, report.contact_velocities);
+  }
   report.gaps = problem.phi;
   for (int k = 0; k < problem.num_contacts(); ++k) {
     report.gaps[k] += h * report.contact_velocities[3 * k];
@@ -124,13 +162,13 @@ StepReport Step(const multibody::Model& model, multibody::Data& data,
   report.profile.solve = clock.Lap();
   // 4. Advance (the solver's best answer even when uncertified; the report says so).
   state.v = solution.v_next;
-  state.q = multibody::IntegrateConfiguration(model, state.q, state.v, h);
+  multibody::IntegrateConfigurationInPlace(model, state.v, h, state.q);
   state.time += h;
   for (std::size_t d = 0; d < deformable_v.size(); ++d) {
     fem::AdvanceFem(deformables->bodies[d], state.deformables[d], deformable_v[d], h);
   }
   RememberContacts(detection.contacts, solution.impulses, data.X_world, state.contacts);
-  report.contacts = std::move(detection.contacts);
+  report.contacts = detection.contacts;
   report.impulses = solution.impulses;
   report.profile.advance = clock.Lap();
   return report;

@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,27 @@
 
 namespace coulomb::sim {
 
+struct StepReport;
+
+// What a step reuses from the last one, so a warm step allocates as little as it can (speed
+// only: an empty workspace gives the same answer). Holds the last step's report, which Step
+// returns by reference.
+struct StepWorkspace {
+  std::vector<double> reach;
+  geometry::CollisionScratch collision;
+  geometry::ContactDetection detection;
+  contact::ContactProblem problem;
+  ContactSolution solution;
+  Eigen::VectorXd warm_start;
+  std::unique_ptr<StepReport> report;  // the last StepReport (incomplete type here)
+  StepWorkspace();
+  ~StepWorkspace();
+  StepWorkspace(const StepWorkspace&);
+  StepWorkspace& operator=(const StepWorkspace&);
+  StepWorkspace(StepWorkspace&&) noexcept;
+  StepWorkspace& operator=(StepWorkspace&&) noexcept;
+};
+
 // The mutable simulation state (beside multibody::Data's caches).
 struct State {
   Eigen::VectorXd q, v;
@@ -33,6 +55,7 @@ struct State {
   std::vector<PersistentContact> contacts;
   // What the formulation keeps between steps (speed only; copying a State gives an empty one).
   FormulationWorkspace workspace;
+  StepWorkspace step;
   std::vector<fem::FemState> deformables;  // one per DeformableModel body
 };
 
@@ -68,16 +91,21 @@ struct StepReport {
   std::vector<fem::DeformableContact> deformable_contacts;
   Eigen::VectorXd deformable_impulses;
   int participating_dofs = 0;
+  // Back to a fresh report's values, keeping the vectors' storage for the next step.
+  void Reset();
   int num_rigid_contacts() const { return static_cast<int>(contacts.contacts.size()); }
   int num_contacts() const {
     return num_rigid_contacts() + static_cast<int>(deformable_contacts.size());
   }
 };
 
-StepReport Step(const multibody::Model& model, multibody::Data& data,
-                const geometry::CollisionWorld& world, State& state, const Eigen::VectorXd& tau,
-                double time_step, const FormulationSettings& settings = {},
-                const std::vector<contact::JointDrive>& drives = {},
-                const fem::DeformableModel* deformables = nullptr);
+// Advances `state` by one step. The report is state.step's, rewritten by the next step (copy it to
+// keep it): reusing its storage is what lets a warm step run without allocating.
+const StepReport& Step(const multibody::Model& model, multibody::Data& data,
+                       const geometry::CollisionWorld& world, State& state,
+                       const Eigen::VectorXd& tau, double time_step,
+                       const FormulationSettings& settings = {},
+                       const std::vector<contact::JointDrive>& drives = {},
+                       const fem::DeformableModel* deformables = nullptr);
 
 }  // namespace coulomb::sim

@@ -75,13 +75,12 @@ const Formulation kFreeMotion = {
     .solver_name = [](const FormulationSettings&) -> std::string { return "none"; },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings&,
-           const Eigen::VectorXd&, FormulationWorkspace&) {
+           const Eigen::VectorXd&, FormulationWorkspace&, ContactSolution& s) {
           ++free_motion_solves;
-          ContactSolution s;
+          s.Reset();
           s.status = LcpStatus::kSolved;
           s.v_next = problem.v_star;
           s.impulses = Eigen::VectorXd::Zero(3 * problem.num_contacts());
-          return s;
         },
 };
 

@@ -1,5 +1,7 @@
 #include "coulomb/formulations/cone/cone_complementarity.h"
 
+#include <utility>
+
 #include "coulomb/base/stopwatch.h"
 
 namespace coulomb {
@@ -7,32 +9,45 @@ namespace coulomb {
 ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
                                          const ConeParams& params,
                                          const Eigen::VectorXd& warm_start) {
-  const Stopwatch clock;
+  LocalContactProblem local;
+  FrictionContactProblem friction;
   ContactSolution out;
+  SolveConeComplementarity(problem, params, warm_start, local, friction, out);
+  return out;
+}
+
+void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
+                              const Eigen::VectorXd& warm_start, LocalContactProblem& local,
+                              FrictionContactProblem& fc, ContactSolution& out) {
+  const Stopwatch clock;
+  out.Reset();
   if (problem.num_contacts() == 0) {
     out.status = LcpStatus::kSolved;
     out.v_next = problem.v_star;
     out.impulses.resize(0);
-    return out;
+    return;
   }
-  const LocalContactProblem local =
-      MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed);
-  FrictionContactProblem fc;
-  fc.W = local.W;
-  fc.q = local.q;
+  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
+  // Swapped, not copied: both keep their storage for the next step.
+  std::swap(fc.W, local.W);
+  std::swap(fc.q, local.q);
+  std::swap(fc.W_factor, local.G);
+  std::swap(fc.W_diagonal, local.W_diagonal);
   fc.mu = problem.mu;
-  fc.W_factor = local.G;
-  fc.W_diagonal = local.W_diagonal;
   const FrictionContactResult r =
       SolveFrictionContact(fc, params.solver, params.settings, warm_start);
   out.status = r.status;
   out.message = r.message;
   out.iterations = r.iterations;
   out.residual = r.error;
-  out.impulses = r.r.size() == fc.q.size() ? r.r : Eigen::VectorXd::Zero(fc.q.size());
-  out.v_next = problem.v_star + local.MinvJt * out.impulses;
+  if (r.r.size() == fc.q.size()) {
+    out.impulses = r.r;
+  } else {
+    out.impulses.setZero(fc.q.size());
+  }
+  out.v_next = problem.v_star;
+  out.v_next.noalias() += local.MinvJt * out.impulses;
   out.seconds = clock.Seconds();
-  return out;
 }
 
 }  // namespace coulomb

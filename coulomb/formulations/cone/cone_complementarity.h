@@ -36,5 +36,10 @@ struct ConeParams {
 ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
                                          const ConeParams& params = {},
                                          const Eigen::VectorXd& warm_start = {});
+// The same into `out`, with the contact-space problems built in `local` and `friction`, whose
+// storage is reused from step to step.
+void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
+                              const Eigen::VectorXd& warm_start, LocalContactProblem& local,
+                              FrictionContactProblem& friction, ContactSolution& out);
 
 }  // namespace coulomb

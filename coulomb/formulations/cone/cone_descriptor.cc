@@ -31,8 +31,10 @@ const Formulation kConeFormulation = {
     },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-           const Eigen::VectorXd& warm_start, FormulationWorkspace&) {
-          return SolveConeComplementarity(problem, settings.cone, warm_start);
+           const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
+           ContactSolution& solution) {
+          SolveConeComplementarity(problem, settings.cone, warm_start, workspace.local,
+                                   workspace.friction, solution);
         },
 };
 

@@ -25,8 +25,8 @@ const Formulation kSapFormulation = {
     },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-           const Eigen::VectorXd&, FormulationWorkspace& workspace) {
-          return SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
+           const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
+          solution = SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
         },
 };
 

@@ -18,9 +18,11 @@ const Formulation kTrinkleFormulation = {
     .solver_name = [](const FormulationSettings& settings) -> std::string {
       return std::string(ToString(settings.trinkle.solver));
     },
-    .solve = [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-                const Eigen::VectorXd&,
-                FormulationWorkspace&) { return SolveAccelerationStep(problem, settings.trinkle); },
+    .solve =
+        [](const contact::ContactProblem& problem, const FormulationSettings& settings,
+           const Eigen::VectorXd&, FormulationWorkspace&, ContactSolution& solution) {
+          solution = SolveAccelerationStep(problem, settings.trinkle);
+        },
 };
 
 }  // namespace coulomb

@@ -14,22 +14,30 @@ namespace coulomb {
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params,
                                  const Eigen::VectorXd& warm_start) {
-  const Stopwatch clock;
+  LocalContactProblem local;
   ContactSolution out;
+  SolveVelocityLcp(problem, params, warm_start, local, out);
+  return out;
+}
+
+void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
+                      const Eigen::VectorXd& warm_start, LocalContactProblem& local,
+                      ContactSolution& out) {
+  const Stopwatch clock;
+  out.Reset();
   const int nc = problem.num_contacts();
   if (params.directions < 3) {
     out.message = fmt::format("directions = {}: at least 3 are needed to span the tangent plane",
                               params.directions);
-    return out;
+    return;
   }
   if (nc == 0) {
     out.status = LcpStatus::kSolved;
     out.v_next = problem.v_star;
     out.impulses.resize(0);
-    return out;
+    return;
   }
-  const LocalContactProblem local =
-      MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed);
+  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
   const int rows = nc * (params.directions + 2);
   const bool too_large =
       params.solver != LcpSolverKind::kProjectedGaussSeidel && rows > params.max_pivoting_rows;
@@ -46,10 +54,11 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
     }
     out.iterations = r.sweeps;
     out.residual = r.residual;
-    out.impulses = std::move(r.impulses);
-    out.v_next = problem.v_star + local.MinvJt * out.impulses;
+    out.impulses = r.impulses;
+    out.v_next = problem.v_star;
+    out.v_next.noalias() += local.MinvJt * out.impulses;
     out.seconds = clock.Seconds();
-    return out;
+    return;
   }
   const LcpProblem lcp =
       MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
@@ -59,16 +68,16 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
   out.iterations = r.iterations;
   out.residual = r.certificate.Worst();
   // z = (p_n [nc], β [nc·d], λ [nc]) → impulses in (n, t, o).
-  out.impulses = Eigen::VectorXd::Zero(3 * nc);
+  out.impulses.setZero(3 * nc);
   if (r.z.size() == lcp.size()) {
     const int d = params.directions;
     for (int k = 0; k < nc; ++k) {
       out.impulses.segment<3>(3 * k) = PyramidImpulse(r.z[k], r.z.data() + nc + k * d, d);
     }
   }
-  out.v_next = problem.v_star + local.MinvJt * out.impulses;
+  out.v_next = problem.v_star;
+  out.v_next.noalias() += local.MinvJt * out.impulses;
   out.seconds = clock.Seconds();
-  return out;
 }
 
 std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind) {

@@ -53,5 +53,9 @@ std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind);
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params = {},
                                  const Eigen::VectorXd& warm_start = {});
+// The same into `out`, with the contact-space problem built in `local` (storage reused).
+void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
+                      const Eigen::VectorXd& warm_start, LocalContactProblem& local,
+                      ContactSolution& out);
 
 }  // namespace coulomb

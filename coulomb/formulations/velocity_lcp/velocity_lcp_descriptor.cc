@@ -18,8 +18,9 @@ const Formulation kVelocityLcpFormulation = {
     },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-           const Eigen::VectorXd& warm_start, FormulationWorkspace&) {
-          return SolveVelocityLcp(problem, settings.velocity_lcp, warm_start);
+           const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
+           ContactSolution& solution) {
+          SolveVelocityLcp(problem, settings.velocity_lcp, warm_start, workspace.local, solution);
         },
 };
 
