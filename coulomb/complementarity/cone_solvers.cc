@@ -28,17 +28,18 @@ constexpr NameTable<ConeSolverKind, 4> kNames = {{
 FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
                                    const NonsmoothNewtonParams& newton,
                                    const Eigen::VectorXd& from_nsgs,
-                                   const Eigen::VectorXd& warm_start) {
+                                   const Eigen::VectorXd& warm_start,
+                                   NonsmoothNewtonWorkspace* workspace) {
   NonsmoothNewtonParams leashed = newton;
   leashed.max_proximal_iterations = std::min(newton.max_proximal_iterations, 6);
   leashed.max_iterations = std::min(newton.max_iterations, 10);
-  FrictionContactResult best = SolveNonsmoothNewton(problem, leashed, from_nsgs);
+  FrictionContactResult best = SolveNonsmoothNewton(problem, leashed, from_nsgs, workspace);
   int iterations = best.iterations;
   double seconds = best.seconds;
   const Eigen::VectorXd leashed_end = best.r;
   for (int attempt = 0; attempt < 2 && !best.solved(); ++attempt) {
     FrictionContactResult more =
-        SolveNonsmoothNewton(problem, newton, attempt == 0 ? warm_start : leashed_end);
+        SolveNonsmoothNewton(problem, newton, attempt == 0 ? warm_start : leashed_end, workspace);
     iterations += more.iterations;
     seconds += more.seconds;
     if (more.solved() || more.error < best.error) best = std::move(more);
@@ -51,7 +52,8 @@ FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
 FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
                                      const ConeSolverSettings& settings, NsgsParams nsgs,
                                      NonsmoothNewtonParams newton,
-                                     const Eigen::VectorXd& warm_start) {
+                                     const Eigen::VectorXd& warm_start,
+                                     NonsmoothNewtonWorkspace* workspace) {
   if (3 * problem.num_contacts() > settings.portfolio_max_newton_rows) {
     FrictionContactResult only = SolveNsgs(problem, nsgs, warm_start);
     only.solver = "portfolio/nsgs";
@@ -86,7 +88,7 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
       steps.proximal = 0;
       steps.max_iterations = settings.portfolio_warm_newton;
       FrictionContactResult quick =
-          probe(SolveNonsmoothNewton(problem, steps, from), "portfolio/nsn");
+          probe(SolveNonsmoothNewton(problem, steps, from, workspace), "portfolio/nsn");
       if (quick.solved()) {
         quick.iterations = probe_iterations;
         quick.seconds = probe_seconds;
@@ -98,8 +100,9 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
   // Alternate: PPA, NSGS from its answer, PPA again (NSGS moves the iterate out of the
   // neighbourhood where a stalled Newton line search was stuck).
   const bool newton_first = settings.portfolio_newton_first;
-  FrictionContactResult best = newton_first ? SolveNonsmoothNewton(problem, newton, warm_start)
-                                            : SolveNsgs(problem, nsgs, warm_start);
+  FrictionContactResult best = newton_first
+                                   ? SolveNonsmoothNewton(problem, newton, warm_start, workspace)
+                                   : SolveNsgs(problem, nsgs, warm_start);
   best.solver = newton_first ? "portfolio/ppa" : "portfolio/nsgs";
   int iterations = probe_iterations + best.iterations;
   double seconds = probe_seconds + best.seconds;
@@ -107,9 +110,9 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
     const bool newton_stage = (stage == 0) != newton_first;
     FrictionContactResult next;
     if (newton_stage && !newton_first) {
-      next = PpaAfterNsgs(problem, newton, best.r, warm_start);
+      next = PpaAfterNsgs(problem, newton, best.r, warm_start, workspace);
     } else {
-      next = newton_stage ? SolveNonsmoothNewton(problem, newton, best.r)
+      next = newton_stage ? SolveNonsmoothNewton(problem, newton, best.r, workspace)
                           : SolveNsgs(problem, nsgs, best.r);
     }
     next.solver = newton_stage ? "portfolio/ppa" : "portfolio/nsgs";
@@ -138,7 +141,8 @@ std::vector<ConeSolverKind> AllConeSolverKinds() {
 
 FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,
                                            ConeSolverKind kind, const ConeSolverSettings& settings,
-                                           const Eigen::VectorXd& warm_start) {
+                                           const Eigen::VectorXd& warm_start,
+                                           NonsmoothNewtonWorkspace* workspace) {
   NsgsParams nsgs = settings.nsgs;
   nsgs.tolerance = settings.tolerance;
   NonsmoothNewtonParams newton = settings.newton;
@@ -148,12 +152,12 @@ FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem
       return SolveNsgs(problem, nsgs, warm_start);
     case ConeSolverKind::kNewton:
       newton.proximal = 0;
-      return SolveNonsmoothNewton(problem, newton, warm_start);
+      return SolveNonsmoothNewton(problem, newton, warm_start, workspace);
     case ConeSolverKind::kProximal:
       newton.proximal = settings.proximal;
-      return SolveNonsmoothNewton(problem, newton, warm_start);
+      return SolveNonsmoothNewton(problem, newton, warm_start, workspace);
     case ConeSolverKind::kPortfolio:
-      return SolvePortfolio(problem, settings, nsgs, newton, warm_start);
+      return SolvePortfolio(problem, settings, nsgs, newton, warm_start, workspace);
   }
   return MakeBadFrictionContactResult("unknown", "unknown cone solver");
 }

@@ -41,9 +41,11 @@ struct ConeSolverSettings {
   int portfolio_warm_newton = 0;
 };
 
+// `workspace`, when given, carries Newton's block system from call to call (nonsmooth_newton.h).
 FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem,
                                            ConeSolverKind kind,
                                            const ConeSolverSettings& settings = {},
-                                           const Eigen::VectorXd& warm_start = {});
+                                           const Eigen::VectorXd& warm_start = {},
+                                           NonsmoothNewtonWorkspace* workspace = nullptr);
 
 }  // namespace coulomb

@@ -53,18 +53,16 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
     column_[k] = pairs[k].second;
     if (pairs[k].first == pairs[k].second) diagonal_[pairs[k].first] = static_cast<int>(k);
   }
-  const auto find = [&](int i, int j) {
-    const auto first = column_.begin() + row_start_[i], last = column_.begin() + row_start_[i + 1];
-    return static_cast<int>(std::lower_bound(first, last, j) - column_.begin());
-  };
-  blocks_.assign(pairs.size(), Eigen::Matrix3d::Zero());
-  for (int col = 0; col < W.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(W, col); it; ++it) {
-      const int row = static_cast<int>(it.row());
-      blocks_[find(row / 3, col / 3)](row % 3, col % 3) += it.value();
-    }
-  }
+  blocks_.resize(pairs.size());
+  ReadBlocks(W);
   system_ = blocks_;
+  w_outer_.assign(W.outerIndexPtr(), W.outerIndexPtr() + W.outerSize() + 1);
+  w_inner_.assign(W.innerIndexPtr(), W.innerIndexPtr() + W.nonZeros());
+  built_with_factor_ = factor != nullptr;
+  if (factor != nullptr) {
+    g_outer_.assign(factor->outerIndexPtr(), factor->outerIndexPtr() + factor->outerSize() + 1);
+    g_inner_.assign(factor->innerIndexPtr(), factor->innerIndexPtr() + factor->nonZeros());
+  }
   dense_ = 3 * nb <= kDenseRows;
   if (dense_) return;
   augmented_ = factor != nullptr && factor->rows() == W.rows() && factor->nonZeros() < W.nonZeros();
@@ -92,6 +90,76 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
   }
 }
 
+int ContactBlockSystem::BlockIndex(int i, int j) const {
+  const auto first = column_.begin() + row_start_[i], last = column_.begin() + row_start_[i + 1];
+  return static_cast<int>(std::lower_bound(first, last, j) - column_.begin());
+}
+
+void ContactBlockSystem::ReadBlocks(const Eigen::SparseMatrix<double>& W) {
+  for (Eigen::Matrix3d& block : blocks_) block.setZero();
+  for (int col = 0; col < W.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W, col); it; ++it) {
+      const int row = static_cast<int>(it.row());
+      blocks_[BlockIndex(row / 3, col / 3)](row % 3, col % 3) += it.value();
+    }
+  }
+}
+
+void ContactBlockSystem::ReadFactorRows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G) {
+  for (int i = 0; i < num_contacts(); ++i) {
+    const std::vector<int>& cols = factor_columns_[i];
+    factor_rows_[i].setZero(3, static_cast<Eigen::Index>(cols.size()));
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
+        const auto at = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col()));
+        factor_rows_[i](a, at - cols.begin()) = it.value();
+      }
+    }
+  }
+}
+
+bool ContactBlockSystem::SamePattern(
+    const Eigen::SparseMatrix<double>& W,
+    const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor) const {
+  const auto same = [](const std::vector<int>& kept, const int* data, Eigen::Index size) {
+    return static_cast<Eigen::Index>(kept.size()) == size &&
+           std::equal(kept.begin(), kept.end(), data);
+  };
+  if (!W.isCompressed() || !same(w_outer_, W.outerIndexPtr(), W.outerSize() + 1) ||
+      !same(w_inner_, W.innerIndexPtr(), W.nonZeros())) {
+    return false;
+  }
+  if ((factor != nullptr) != built_with_factor_) return false;
+  return factor == nullptr || (factor->isCompressed() &&
+                               same(g_outer_, factor->outerIndexPtr(), factor->outerSize() + 1) &&
+                               same(g_inner_, factor->innerIndexPtr(), factor->nonZeros()));
+}
+
+void ContactBlockSystem::Refresh(const Eigen::SparseMatrix<double>& W,
+                                 const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
+                                 const Eigen::VectorXd* diagonal) {
+  ReadBlocks(W);
+  // New values may need other pivots than the last factorization's: the next Factor factors
+  // afresh on the kept analysis instead of refactoring on stale pivots.
+  if (klu_ != nullptr && klu_->numeric != nullptr) klu_free_numeric(&klu_->numeric, &klu_->common);
+  if (!augmented_) return;
+  const int m = 3 * num_contacts();
+  if (diagonal != nullptr && diagonal->size() == m) {
+    extra_diagonal_ = *diagonal;
+  } else {
+    extra_diagonal_.setZero(m);
+  }
+  ReadFactorRows(*factor);
+  double* values = sparse_.valuePtr();
+  for (int i = 0; i < num_contacts(); ++i) {
+    for (Eigen::Index n = 0; n < factor_rows_[i].cols(); ++n) {
+      for (int a = 0; a < 3; ++a) {
+        values[transpose_index_[i][3 * n + a]] = factor_rows_[i](a, n);
+      }
+    }
+  }
+}
+
 int ContactBlockSystem::Position(int row, int col) const {
   const int* outer = sparse_.outerIndexPtr();
   const int* inner = sparse_.innerIndexPtr();
@@ -107,6 +175,7 @@ void ContactBlockSystem::BuildAugmentedPattern(
   factor_columns_.assign(static_cast<std::size_t>(nb), {});
   factor_rows_.resize(static_cast<std::size_t>(nb));
   factor_index_.assign(static_cast<std::size_t>(nb), {});
+  transpose_index_.assign(static_cast<std::size_t>(nb), {});
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(9 * nb + 6 * G.nonZeros() + k));
   for (int i = 0; i < nb; ++i) {
@@ -118,13 +187,10 @@ void ContactBlockSystem::BuildAugmentedPattern(
     }
     std::sort(cols.begin(), cols.end());
     cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    factor_rows_[i].setZero(3, static_cast<Eigen::Index>(cols.size()));
-    for (int a = 0; a < 3; ++a) {
-      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
-        const auto at = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col()));
-        factor_rows_[i](a, at - cols.begin()) = it.value();
-      }
-    }
+  }
+  ReadFactorRows(G);
+  for (int i = 0; i < nb; ++i) {
+    const std::vector<int>& cols = factor_columns_[i];
     for (int c = 0; c < 3; ++c) {
       for (int a = 0; a < 3; ++a) entries.emplace_back(3 * i + a, 3 * i + c, 1.0);
     }
@@ -148,7 +214,10 @@ void ContactBlockSystem::BuildAugmentedPattern(
     }
     for (const int col : factor_columns_[i]) {
       const int first = Position(3 * i, m + col);
-      for (int a = 0; a < 3; ++a) factor_index_[i].push_back(first + a);
+      for (int a = 0; a < 3; ++a) {
+        factor_index_[i].push_back(first + a);
+        transpose_index_[i].push_back(Position(m + col, 3 * i + a));
+      }
     }
   }
 }
@@ -174,9 +243,15 @@ bool ContactBlockSystem::Factor(const std::vector<Eigen::Matrix3d>& left,
     system_[diagonal_[i]].noalias() += shift * left[i] + right[i];
   }
   if (dense_) {
-    const Eigen::MatrixXd A = Dense();
-    if (!A.allFinite()) return false;
-    dense_lu_.compute(A);
+    const int m = 3 * num_contacts();
+    dense_matrix_.setZero(m, m);
+    for (int i = 0; i < num_contacts(); ++i) {
+      for (int k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+        dense_matrix_.block<3, 3>(3 * i, 3 * column_[k]) = system_[k];
+      }
+    }
+    if (!dense_matrix_.allFinite()) return false;
+    dense_lu_.compute(dense_matrix_);
     return true;
   }
   double* values = sparse_.valuePtr();

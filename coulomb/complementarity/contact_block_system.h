@@ -36,6 +36,16 @@ class ContactBlockSystem {
   ContactBlockSystem(const ContactBlockSystem&) = delete;
   ContactBlockSystem& operator=(const ContactBlockSystem&) = delete;
 
+  // True when W (and G, in the augmented mode) have the sparsity pattern this system was built
+  // from: Refresh can then take their new values and keep the pattern and KLU's analysis.
+  bool SamePattern(const Eigen::SparseMatrix<double>& W,
+                   const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor) const;
+  // Takes W's, G's and c's values on the same pattern (SamePattern), keeping KLU's symbolic
+  // analysis (the next Factor factors afresh on it, then refactors as before).
+  void Refresh(const Eigen::SparseMatrix<double>& W,
+               const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
+               const Eigen::VectorXd* diagonal);
+
   int num_contacts() const { return static_cast<int>(row_start_.size()) - 1; }
   // The diagonal block W_ii.
   const Eigen::Matrix3d& DiagonalBlock(int i) const { return blocks_[diagonal_[i]]; }
@@ -55,6 +65,12 @@ class ContactBlockSystem {
 
  private:
   int Position(int row, int col) const;  // index of a stored entry in sparse_'s values
+  int BlockIndex(int i, int j) const;    // index in blocks_ of block (i, j)
+  void ReadBlocks(const Eigen::SparseMatrix<double>& W);
+  void ReadFactorRows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G);
+  // The patterns this system was built from (SamePattern).
+  std::vector<int> w_outer_, w_inner_, g_outer_, g_inner_;
+  bool built_with_factor_ = false;
   void BuildAugmentedPattern(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G,
                              const Eigen::VectorXd* diagonal);
   // Block-row storage: the blocks of row block i are blocks_[row_start_[i] .. row_start_[i+1]),
@@ -70,9 +86,11 @@ class ContactBlockSystem {
   std::vector<std::vector<int>> factor_columns_;
   std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> factor_rows_;
   std::vector<std::vector<int>> factor_index_;
+  std::vector<std::vector<int>> transpose_index_;  // positions of Gᵀ's entries, same order
   Eigen::VectorXd extra_diagonal_;
   struct KluFactors;  // KLU's symbolic and numeric objects (contact_block_system.cc)
   std::unique_ptr<KluFactors> klu_;
+  Eigen::MatrixXd dense_matrix_;  // A, dense mode (kept for its storage)
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
   bool dense_ = true;
 };

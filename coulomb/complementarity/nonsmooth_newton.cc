@@ -135,9 +135,21 @@ int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
 
 }  // namespace
 
+NonsmoothNewtonWorkspace::NonsmoothNewtonWorkspace() = default;
+NonsmoothNewtonWorkspace::~NonsmoothNewtonWorkspace() = default;
+NonsmoothNewtonWorkspace::NonsmoothNewtonWorkspace(const NonsmoothNewtonWorkspace&) {}
+NonsmoothNewtonWorkspace& NonsmoothNewtonWorkspace::operator=(const NonsmoothNewtonWorkspace&) {
+  system.reset();
+  return *this;
+}
+NonsmoothNewtonWorkspace::NonsmoothNewtonWorkspace(NonsmoothNewtonWorkspace&&) noexcept = default;
+NonsmoothNewtonWorkspace& NonsmoothNewtonWorkspace::operator=(NonsmoothNewtonWorkspace&&) noexcept =
+    default;
+
 FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem,
                                            const NonsmoothNewtonParams& params,
-                                           const Eigen::VectorXd& warm_start) {
+                                           const Eigen::VectorXd& warm_start,
+                                           NonsmoothNewtonWorkspace* workspace) {
   const Stopwatch clock;
   const char* name = params.proximal > 0 ? "ppa" : "nsn";
   if (std::string defect = ValidateFrictionContactProblem(problem); !defect.empty()) {
@@ -159,7 +171,15 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
     return result;
   }
   const bool factored = problem.W_factor.rows() == problem.W.rows() && problem.W.rows() > 0;
-  ContactBlockSystem W(problem.W, factored ? &problem.W_factor : nullptr, &problem.W_diagonal);
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>* G = factored ? &problem.W_factor : nullptr;
+  NonsmoothNewtonWorkspace local;
+  std::unique_ptr<ContactBlockSystem>& system = (workspace ? *workspace : local).system;
+  if (system != nullptr && system->SamePattern(problem.W, G)) {
+    system->Refresh(problem.W, G, &problem.W_diagonal);
+  } else {
+    system = std::make_unique<ContactBlockSystem>(problem.W, G, &problem.W_diagonal);
+  }
+  ContactBlockSystem& W = *system;
   if (params.proximal <= 0) {
     result.iterations =
         NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance, params.max_iterations, r);

@@ -10,6 +10,7 @@
 // whose Jacobian is nonsingular, and r_k converges to a solution of the original problem.
 
 #include <Eigen/Dense>
+#include <memory>
 
 #include "coulomb/complementarity/friction_contact_result.h"
 
@@ -23,8 +24,25 @@ struct NonsmoothNewtonParams {
   int max_proximal_iterations = 200;
 };
 
+class ContactBlockSystem;
+
+// What Newton keeps from one call to the next (speed only: an empty one gives the same answer
+// up to rounding): the block system of the last problem, taken again while W's and G's sparsity
+// patterns are the same, with its KLU analysis and last pivots (contact_block_system.h). Copies
+// start empty.
+struct NonsmoothNewtonWorkspace {
+  std::unique_ptr<ContactBlockSystem> system;
+  NonsmoothNewtonWorkspace();
+  ~NonsmoothNewtonWorkspace();
+  NonsmoothNewtonWorkspace(const NonsmoothNewtonWorkspace&);
+  NonsmoothNewtonWorkspace& operator=(const NonsmoothNewtonWorkspace&);
+  NonsmoothNewtonWorkspace(NonsmoothNewtonWorkspace&&) noexcept;
+  NonsmoothNewtonWorkspace& operator=(NonsmoothNewtonWorkspace&&) noexcept;
+};
+
 FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem,
                                            const NonsmoothNewtonParams& params = {},
-                                           const Eigen::VectorXd& warm_start = {});
+                                           const Eigen::VectorXd& warm_start = {},
+                                           NonsmoothNewtonWorkspace* workspace = nullptr);
 
 }  // namespace coulomb

@@ -49,6 +49,7 @@ struct FormulationWorkspace {
   // The contact-space problems of the velocity-level formulations, rebuilt in place each step.
   LocalContactProblem local;
   FrictionContactProblem friction;
+  NonsmoothNewtonWorkspace newton;  // the cone's Newton block system and its KLU analysis
 };
 
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.

@@ -56,7 +56,9 @@ Eigen::MatrixXd Expected(const Eigen::MatrixXd& W, const std::vector<Eigen::Matr
 void ExpectSolves(int contacts, bool with_factor) {
   SplitMix64 random(7);
   const ChainDelassus d = MakeChain(contacts, random, with_factor);
-  if (with_factor) ASSERT_LT(d.G.nonZeros(), d.W.nonZeros());  // so the augmented path runs
+  if (with_factor) {
+    ASSERT_LT(d.G.nonZeros(), d.W.nonZeros());  // so the augmented path runs
+  }
   ContactBlockSystem system(d.W, with_factor ? &d.G : nullptr, &d.c);
   std::vector<Eigen::Matrix3d> left(contacts), right(contacts);
   for (int round = 0; round < 3; ++round) {  // refactoring with the same pattern
@@ -77,6 +79,21 @@ void ExpectSolves(int contacts, bool with_factor) {
   const Eigen::VectorXd x = Eigen::VectorXd::Random(3 * contacts);
   system.Multiply(x, 0.25, y);
   EXPECT_LT((Eigen::MatrixXd(d.W) * x + 0.25 * x - y).norm(), 1e-12 * y.norm());
+
+  // New values on the same pattern (the next time step): Refresh must give the new matrix, with
+  // the pattern, KLU's analysis and its last pivots kept.
+  SplitMix64 other(11);
+  const ChainDelassus next = MakeChain(contacts, other, with_factor);
+  ASSERT_TRUE(system.SamePattern(next.W, with_factor ? &next.G : nullptr));
+  system.Refresh(next.W, with_factor ? &next.G : nullptr, &next.c);
+  ASSERT_TRUE(system.Factor(left, right, 0.0));
+  const Eigen::MatrixXd A = Expected(Eigen::MatrixXd(next.W), left, right, 0.0);
+  EXPECT_LT((system.Dense() - A).norm(), 1e-12 * A.norm());
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(3 * contacts);
+  EXPECT_LT((A * system.Solve(b) - b).norm(), 1e-9 * b.norm()) << "after Refresh";
+  // Another contact count is another pattern.
+  const ChainDelassus larger = MakeChain(contacts + 1, other, with_factor);
+  EXPECT_FALSE(system.SamePattern(larger.W, with_factor ? &larger.G : nullptr));
 }
 
 TEST(ContactBlockSystem, DenseSmallSystemsSolve) {

@@ -18,7 +18,8 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
 
 void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                              FrictionContactProblem& fc, ContactSolution& out) {
+                              FrictionContactProblem& fc, ContactSolution& out,
+                              NonsmoothNewtonWorkspace* newton) {
   const Stopwatch clock;
   out.Reset();
   if (problem.num_contacts() == 0) {
@@ -35,7 +36,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   std::swap(fc.W_diagonal, local.W_diagonal);
   fc.mu = problem.mu;
   const FrictionContactResult r =
-      SolveFrictionContact(fc, params.solver, params.settings, warm_start);
+      SolveFrictionContact(fc, params.solver, params.settings, warm_start, newton);
   out.status = r.status;
   out.message = r.message;
   out.iterations = r.iterations;

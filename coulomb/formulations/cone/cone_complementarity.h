@@ -40,6 +40,7 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
 // storage is reused from step to step.
 void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                              FrictionContactProblem& friction, ContactSolution& out);
+                              FrictionContactProblem& friction, ContactSolution& out,
+                              NonsmoothNewtonWorkspace* newton = nullptr);
 
 }  // namespace coulomb
