@@ -56,9 +56,11 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
     s.Wb.noalias() = Z.transpose() * Z;
     for (int i = 0; i < m; ++i) {
       for (int a = 0; a < 3; ++a) {
+        // Column 3 rows[i] + a of W, rows rising: the order of W's storage, so a lone block's
+        // entries need no sort (math/sparse_assembly.h).
         for (int j = 0; j < m; ++j) {
           for (int c = 0; c < 3; ++c) {
-            s.W.add(3 * rows[i] + a, 3 * rows[j] + c, s.Wb(3 * i + a, 3 * j + c));
+            s.W.add(3 * rows[j] + c, 3 * rows[i] + a, s.Wb(3 * j + c, 3 * i + a));
           }
         }
         for (int d = 0; d < size; ++d) {

@@ -36,6 +36,30 @@ void AssignFromTriplets(TripletBuffer& buffer, Eigen::Index rows, Eigen::Index c
   const int outer_size = static_cast<int>(kRowMajor ? rows : cols);
   const int inner_size = static_cast<int>(kRowMajor ? cols : rows);
   const int n = static_cast<int>(buffer.entries.size());
+  // Entries already in storage order without duplicates (one block's W, G or M⁻¹Jᵀ, as
+  // MakeLocalContactProblem adds them) are copied straight in.
+  bool in_order = true;
+  for (int e = 1; e < n && in_order; ++e) {
+    const Eigen::Triplet<double>& a = buffer.entries[e - 1];
+    const Eigen::Triplet<double>& b = buffer.entries[e];
+    in_order =
+        outer_of(a) < outer_of(b) || (outer_of(a) == outer_of(b) && inner_of(a) < inner_of(b));
+  }
+  if (in_order) {
+    out.resize(rows, cols);
+    out.resizeNonZeros(n);
+    int* outer = out.outerIndexPtr();
+    int e = 0;
+    for (int o = 0; o < outer_size; ++o) {
+      outer[o] = e;
+      for (; e < n && outer_of(buffer.entries[e]) == o; ++e) {
+        out.innerIndexPtr()[e] = inner_of(buffer.entries[e]);
+        out.valuePtr()[e] = buffer.entries[e].value();
+      }
+    }
+    outer[outer_size] = n;
+    return;
+  }
   // Two stable counting sorts (by inner index, then by outer index) order the entries by
   // (outer, inner) and keep duplicates in the order they were added.
   const auto counting_sort = [&](const auto& key, int keys, const int* input, int* output) {

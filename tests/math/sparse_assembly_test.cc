@@ -12,11 +12,29 @@
 namespace coulomb::math {
 namespace {
 
+// Ours and Eigen's matrix of buffer's entries, compared entry by entry and bit by bit.
+template <int Options>
+void ExpectSameAsEigen(TripletBuffer& buffer, int rows, int cols,
+                       Eigen::SparseMatrix<double, Options, int>& ours) {
+  AssignFromTriplets(buffer, rows, cols, ours);
+  Eigen::SparseMatrix<double, Options, int> reference(rows, cols);
+  reference.setFromTriplets(buffer.entries.begin(), buffer.entries.end());
+  ASSERT_TRUE(ours.isCompressed());
+  ASSERT_EQ(ours.nonZeros(), reference.nonZeros());
+  for (int o = 0; o <= ours.outerSize(); ++o) {
+    ASSERT_EQ(ours.outerIndexPtr()[o], reference.outerIndexPtr()[o]) << "outer " << o;
+  }
+  for (int k = 0; k < ours.nonZeros(); ++k) {
+    ASSERT_EQ(ours.innerIndexPtr()[k], reference.innerIndexPtr()[k]);
+    ASSERT_EQ(ours.valuePtr()[k], reference.valuePtr()[k]);  // bit for bit
+  }
+}
+
 template <int Options>
 void ExpectSameAsEigen(int rows, int cols, int entries, std::uint64_t seed) {
   SplitMix64 rng(seed);
   TripletBuffer buffer;
-  Eigen::SparseMatrix<double, Options, int> ours, reference;
+  Eigen::SparseMatrix<double, Options, int> ours;
   for (int trial = 0; trial < 3; ++trial) {  // reuse the same buffer and matrix
     buffer.clear();
     for (int e = 0; e < entries; ++e) {
@@ -26,19 +44,24 @@ void ExpectSameAsEigen(int rows, int cols, int entries, std::uint64_t seed) {
       const int c = static_cast<int>(rng.Next() % static_cast<std::uint64_t>(cols));
       buffer.add(r, c, (rng.Uniform() - 0.5) * std::pow(10.0, static_cast<int>(rng.Next() % 12)));
     }
-    AssignFromTriplets(buffer, rows, cols, ours);
-    reference.resize(rows, cols);
-    reference.setFromTriplets(buffer.entries.begin(), buffer.entries.end());
-    ASSERT_TRUE(ours.isCompressed());
-    ASSERT_EQ(ours.nonZeros(), reference.nonZeros());
-    for (int o = 0; o <= ours.outerSize(); ++o) {
-      ASSERT_EQ(ours.outerIndexPtr()[o], reference.outerIndexPtr()[o]) << "outer " << o;
-    }
-    for (int k = 0; k < ours.nonZeros(); ++k) {
-      ASSERT_EQ(ours.innerIndexPtr()[k], reference.innerIndexPtr()[k]);
-      ASSERT_EQ(ours.valuePtr()[k], reference.valuePtr()[k]);  // bit for bit
-    }
+    ExpectSameAsEigen(buffer, rows, cols, ours);
   }
+}
+
+TEST(AssignFromTriplets, EntriesAlreadyInStorageOrderAreCopiedAsEigenStoresThem) {
+  // Column by column, rows rising, some columns empty: the copy path; then one entry out of
+  // order and one duplicate, each of which must take the sorting path and agree too.
+  TripletBuffer buffer;
+  for (int col = 0; col < 6; col += 2) {
+    for (int row = col % 3; row < 5; ++row) buffer.add(row, col, 1.0 + row + 10.0 * col);
+  }
+  Eigen::SparseMatrix<double> ours;
+  ExpectSameAsEigen(buffer, 5, 6, ours);
+  buffer.add(0, 1, 7.0);
+  ExpectSameAsEigen(buffer, 5, 6, ours);
+  buffer.entries.pop_back();
+  buffer.add(4, 4, 0.5);  // duplicate of the last entry
+  ExpectSameAsEigen(buffer, 5, 6, ours);
 }
 
 TEST(AssignFromTriplets, GivesEigensMatrixBitForBitWithDuplicates) {
