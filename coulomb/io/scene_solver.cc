@@ -83,7 +83,8 @@ void ReadSolverSettings(const Field& f, FormulationSettings& s) {
   s.velocity_lcp.position_correction = s.cone.position_correction = kappa;
   if (f.Has("directions")) s.velocity_lcp.directions = f["directions"].Int(3, 64);
   if (f.Has("max_pivoting_rows")) {
-    s.velocity_lcp.max_pivoting_rows = f["max_pivoting_rows"].Int(1, 1 << 30);
+    s.velocity_lcp.max_pivoting_rows = s.trinkle.max_pivoting_rows =
+        f["max_pivoting_rows"].Int(1, 1 << 30);
   }
   if (f.Has("max_correction_speed")) {
     s.velocity_lcp.max_correction_speed = s.cone.max_correction_speed = s.sap.max_correction_speed =

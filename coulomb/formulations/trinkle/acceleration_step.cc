@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <string>
 #include <vector>
 
 #include "coulomb/base/stopwatch.h"
@@ -56,8 +57,14 @@ trinkle::ContactLcpLayout MakeLayout(const Eigen::VectorXd& u, const Eigen::Vect
 
 struct AccelerationLcpAnswer {
   LcpResult result;
-  Eigen::VectorXd c;  // 3 per active contact
+  Eigen::VectorXd c;          // 3 per active contact
+  std::string solver_switch;  // non-empty when another solver than params.solver ran
 };
+
+bool IsPivoting(LcpSolverKind kind) {
+  return kind == LcpSolverKind::kLemke || kind == LcpSolverKind::kEnumeration ||
+         kind == LcpSolverKind::kPortfolio;
+}
 
 // Solves a = A c + b over the active contacts. A sliding contact whose slip would reverse within
 // the step is re-classified as rolling and the problem solved again: the explicit step would
@@ -77,7 +84,14 @@ AccelerationLcpAnswer SolveAccelerationLcp(const Eigen::MatrixXd& A, const Eigen
     }
     const trinkle::ContactLcp lcp = trinkle::BuildContactLcp(A, bias, MakeLayout(u, mu, rolling));
     const int previous_iterations = answer.result.iterations;
-    answer.result = SolveLcp(lcp.lcp, params.solver, params.settings);
+    LcpSolverKind kind = params.solver;
+    if (IsPivoting(kind) && lcp.lcp.size() > params.max_pivoting_rows) {
+      kind = LcpSolverKind::kMehrotra;
+      answer.solver_switch = fmt::format(
+          "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: ipm ran instead",
+          lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
+    }
+    answer.result = SolveLcp(lcp.lcp, kind, params.settings);
     answer.result.iterations += previous_iterations;
     if (!answer.result.solved()) return answer;
     answer.c = lcp.force_map * answer.result.z;
@@ -160,6 +174,7 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
     const AccelerationLcpAnswer answer = SolveAccelerationLcp(A, b, u_active, mu, h, params);
     const LcpResult& r = answer.result;
     out.iterations += r.iterations;
+    if (!answer.solver_switch.empty()) out.solver_switch = answer.solver_switch;
     out.residual = r.certificate.Worst();
     if (!r.solved()) {
       out.status = r.status;
