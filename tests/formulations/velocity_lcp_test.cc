@@ -1,6 +1,6 @@
 // The velocity-level formulations (pyramid LCP and exact cone), end to end through sim::Step
 // (geometry, contact assembly, multibody): a box on a 30° incline against the analytic slide, and a
-// stack.
+// stack; and the LCP formulations' switch away from pivoting on problems above its size limit.
 
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 
@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
@@ -160,12 +161,21 @@ INSTANTIATE_TEST_SUITE_P(Formulations, SteppingTest,
 
 namespace coulomb {
 namespace {
-// A problem beyond max_pivoting_rows runs the block Gauss–Seidel, certified, and the run says
-// which solver ran instead of the one asked for, and why.
-TEST(VelocityLcp, TooLargeForPivotingRunsGaussSeidelAndSaysSo) {
-  Expected<sim::Scene> scene = io::ParseScene(R"(coulomb: 1
-duration: 0.1
-formulation: velocity-lcp
+
+// Three 0.2 m cubes stacked on the ground for 0.1 s under `formulation`, with Lemke asked for and
+// max_pivoting_rows = 30 (below the stack's LCP size): the summary and the recording.
+struct ThreeCubeRun {
+  sim::Scene scene;
+  sim::Recording recording;
+  sim::RunSummary summary;
+  double TopCubeHeight() const {
+    return recording.frames.back().q[scene.model.bodies.back().q_index + 2];
+  }
+};
+
+ThreeCubeRun RunThreeCubesWithPivotingLimit(const std::string& formulation) {
+  Expected<sim::Scene> scene =
+      io::ParseScene("coulomb: 1\nduration: 0.1\nformulation: " + formulation + "\n" + R"(
 solver: {name: lemke, max_pivoting_rows: 30}
 materials: {wood: {friction: 0.5}}
 bodies:
@@ -173,10 +183,23 @@ bodies:
   - {name: cube, mass: 1.0, position: [0, 0, 0.1], array: {count: [1, 1, 3], spacing: [0, 0, 0.2]},
      shapes: [{type: box, size: [0.2, 0.2, 0.2], material: wood}]}
 )",
-                                              "stack3.yaml", ".");
-  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  sim::Recording recording;
-  const sim::RunSummary summary = sim::Simulate(scene.value(), &recording);
+                     "stack3.yaml", ".");
+  ThreeCubeRun run;
+  if (!scene.ok()) {
+    ADD_FAILURE() << scene.error().ToString();
+    return run;  // no frames: the tests stop at their ASSERT
+  }
+  run.scene = std::move(scene.value());
+  run.summary = sim::Simulate(run.scene, &run.recording);
+  return run;
+}
+
+// A problem beyond max_pivoting_rows runs the block Gauss–Seidel, certified, and the run says
+// which solver ran instead of the one asked for, and why.
+TEST(VelocityLcp, TooLargeForPivotingRunsGaussSeidelAndSaysSo) {
+  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit("velocity-lcp");
+  ASSERT_FALSE(run.recording.frames.empty());
+  const sim::RunSummary& summary = run.summary;
   EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
   // 12 contacts × (4 + 2) = 72 rows > 30.
   EXPECT_NE(
@@ -185,8 +208,21 @@ bodies:
       << summary.solver_switch;
   EXPECT_NE(summary.solver_switch.find("pgs"), std::string::npos);
   // And the stack stands: the top cube has not moved a millimetre.
-  const int top = scene.value().model.bodies.back().q_index;
-  EXPECT_NEAR(recording.frames.back().q[top + 2], 0.5, 1e-3);
+  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
 }
+
+// Paper 1's acceleration-level stepper likewise: the interior point method runs instead of
+// Lemke, every step is certified, the run says so, and the stack stands.
+TEST(AccelerationStep, TooLargeForPivotingRunsTheInteriorPointMethodAndSaysSo) {
+  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit("trinkle");
+  ASSERT_FALSE(run.recording.frames.empty());
+  const sim::RunSummary& summary = run.summary;
+  EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
+  EXPECT_NE(summary.solver_switch.find("exceed solver.max_pivoting_rows = 30 for lemke: ipm"),
+            std::string::npos)
+      << summary.solver_switch;
+  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+}
+
 }  // namespace
 }  // namespace coulomb
