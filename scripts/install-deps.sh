@@ -17,6 +17,7 @@ packages=(
   libqhull-dev           # convex hulls of collision meshes (Qhull licence)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
+  clang-14 libclang-rt-14-dev   # ASan/UBSan build and libFuzzer targets of scripts/sanitize.sh (Apache-2.0 with LLVM exception)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)
   coinor-libcbc-dev      # MILP ground truth in `coulomb bench trinkle` only (EPL-1.0)
   # Peer engines of `coulomb bench peers` (comparison only, never linked into the library):

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "coulomb/io/html_replay.h"
@@ -47,6 +48,30 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   return sim::ValidateScene(scene);
 }
 
+// A run whose length is absurd for its time step says so before it starts: a recording that
+// cannot fit in memory is refused (it would be lost at the end), a very long run is announced.
+std::string CheckRunLength(const sim::Scene& scene, bool record) {
+  const double steps = std::round(scene.duration / scene.time_step);
+  if (record) {
+    double per_frame = 8.0 * static_cast<double>(scene.model.nq + scene.model.nv) + 64;
+    for (const fem::FemBody& b : scene.deformables.bodies)
+      per_frame += 4.0 * 3 * b.rest.num_vertices();  // float32 vertex positions
+    const double bytes = steps / scene.record_every * per_frame + steps * sizeof(sim::StepRecord);
+    constexpr double kLimit = 8.0 * (1 << 30);
+    if (bytes > kLimit) {
+      return fmt::format(
+          "recording {:.3g} steps of {} s would hold ~{:.1f} GiB in memory (more than 8): raise "
+          "record_every in the scene, shorten --duration or lengthen --dt",
+          steps, scene.time_step, bytes / (1 << 30));
+    }
+  }
+  if (steps > 1e6) {
+    fmt::print(stderr, "note: {:.3g} steps of {} s for {} s of simulated time; a long run\n", steps,
+               scene.time_step, scene.duration);
+  }
+  return "";
+}
+
 // A bar on a terminal; otherwise a plain line every 10 %.
 sim::ProgressCallback MakeProgress(bool quiet) {
   if (quiet) return nullptr;
@@ -78,7 +103,17 @@ int RunScene(const RunOptions& options) {
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
   const std::string ignored = sim::ConstraintsIgnoredBy(scene);
   if (!ignored.empty()) fmt::print(stderr, "warning: {}\n", ignored);
+  // Outputs are checked before the first step: a refusal after a long run would throw it away.
+  if (!options.out_dir.empty()) {
+    if (auto e = io::CheckRunOutputs(scene, options.out_dir, options.force)) {
+      return Fail(e->ToString());
+    }
+  }
+  if (!options.html.empty()) {
+    if (auto e = io::CheckHtmlReplayPath(options.html, options.force)) return Fail(e->ToString());
+  }
   const bool record = !options.out_dir.empty() || !options.html.empty();
+  if (std::string defect = CheckRunLength(scene, record); !defect.empty()) return Fail(defect);
   sim::Recording recording;
   const sim::RunSummary summary =
       sim::Simulate(scene, record ? &recording : nullptr, MakeProgress(options.quiet));

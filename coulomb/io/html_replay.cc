@@ -236,12 +236,31 @@ Expected<std::string> MakeHtmlReplay(const sim::Scene& scene, const sim::Recordi
   return page;
 }
 
-std::optional<InputError> WriteHtmlReplay(const sim::Scene& scene, const sim::Recording& recording,
-                                          const std::string& path, bool overwrite) {
+std::optional<InputError> CheckHtmlReplayPath(const std::string& path, bool overwrite) {
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return InputError{path, 0, "", "is a directory; give a file name such as replay.html"};
+  }
   if (!overwrite && std::filesystem::exists(path, ec)) {
     return InputError{path, 0, "", "already exists; refusing to overwrite it (use --force)"};
   }
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!std::filesystem::is_directory(folder, ec)) {
+    return InputError{path, 0, "", "its folder " + folder.string() + " does not exist"};
+  }
+  const std::filesystem::path probe = folder / ".coulomb_write_probe";
+  {
+    std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+    if (!out) return InputError{path, 0, "", "its folder " + folder.string() + " is not writable"};
+  }
+  std::filesystem::remove(probe, ec);
+  return std::nullopt;
+}
+
+std::optional<InputError> WriteHtmlReplay(const sim::Scene& scene, const sim::Recording& recording,
+                                          const std::string& path, bool overwrite) {
+  if (auto e = CheckHtmlReplayPath(path, overwrite)) return e;
   Expected<std::string> page = MakeHtmlReplay(scene, recording);
   if (!page.ok()) return page.error();
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -17,6 +17,10 @@ namespace coulomb::io {
 Expected<std::string> MakeHtmlReplay(const sim::Scene& scene, const sim::Recording& recording);
 
 // Writes the page; refuses to replace an existing file unless `overwrite`.
+// Before the run: the file can be written (its folder exists and is writable, it is not a
+// folder, and it does not exist unless `overwrite`).
+std::optional<InputError> CheckHtmlReplayPath(const std::string& path, bool overwrite);
+
 std::optional<InputError> WriteHtmlReplay(const sim::Scene& scene, const sim::Recording& recording,
                                           const std::string& path, bool overwrite);
 

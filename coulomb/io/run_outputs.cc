@@ -159,23 +159,43 @@ std::vector<std::pair<std::string, std::string>> DeformableFiles(const sim::Scen
 
 }  // namespace
 
-std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
-                                          const sim::RunSummary& summary,
-                                          const std::string& directory, bool overwrite) {
+std::optional<InputError> CheckRunOutputs(const sim::Scene& scene, const std::string& directory,
+                                          bool overwrite) {
   std::error_code ec;
+  if (std::filesystem::exists(directory, ec) && !std::filesystem::is_directory(directory, ec)) {
+    return InputError{directory, 0, "", "exists and is not a directory"};
+  }
   std::filesystem::create_directories(directory, ec);
   if (ec) return InputError{directory, 0, "", "cannot create the directory: " + ec.message()};
   const std::filesystem::path dir(directory);
-  // Check every target first so that a refusal leaves no half-written set behind.
-  const auto deformables = DeformableFiles(scene, recording);
   std::vector<std::string> names = {"trajectory.csv", "steps.csv", "summary.json"};
-  for (const auto& file : deformables) names.push_back(file.first);
+  for (const fem::FemBody& body : scene.deformables.bodies) {
+    names.push_back("deformable_" + body.name + "_x.npy");
+    names.push_back("deformable_" + body.name + "_tets.npy");
+  }
   for (const std::string& name : names) {
     if (!overwrite && std::filesystem::exists(dir / name, ec)) {
       return InputError{(dir / name).string(), 0, "",
                         "already exists; refusing to overwrite it (use --force)"};
     }
   }
+  // Writable: a probe file created and removed now, not a refusal after the whole run.
+  const std::filesystem::path probe = dir / ".coulomb_write_probe";
+  {
+    std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+    if (!out) return InputError{directory, 0, "", "cannot write into the directory"};
+  }
+  std::filesystem::remove(probe, ec);
+  return std::nullopt;
+}
+
+std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
+                                          const sim::RunSummary& summary,
+                                          const std::string& directory, bool overwrite) {
+  // Check every target first so that a refusal leaves no half-written set behind.
+  if (auto e = CheckRunOutputs(scene, directory, overwrite)) return e;
+  const std::filesystem::path dir(directory);
+  const auto deformables = DeformableFiles(scene, recording);
   if (auto e = WriteText(dir / "trajectory.csv", TrajectoryCsv(scene, recording), overwrite))
     return e;
   if (auto e = WriteText(dir / "steps.csv", StepsCsv(recording), overwrite)) return e;

@@ -20,6 +20,11 @@ namespace coulomb::io {
 
 std::string FormatSummaryJson(const sim::RunSummary& summary);
 
+// Before the first step: the directory exists or can be made, is writable, and holds none of
+// the files the run will write (unless `overwrite`), so a finished run is never thrown away.
+std::optional<InputError> CheckRunOutputs(const sim::Scene& scene, const std::string& directory,
+                                          bool overwrite);
+
 std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
                                           const sim::RunSummary& summary,
                                           const std::string& directory, bool overwrite);

@@ -41,6 +41,7 @@ struct SceneReader {
   std::map<std::string, Material> materials;
   std::map<std::string, BodyRef> bodies;
   std::vector<std::pair<int, Field>> initial_values;  // (body, value field) for 1-DoF joints
+  std::vector<std::pair<int, Field>> initial_rates;   // (body, initial_velocity) for 1-DoF joints
   // Collision groups of robots without self-collision: one bit each (bit 0 is everything else).
   std::map<int, std::uint32_t> group_of_body;
   int next_group_bit = 1;
@@ -132,6 +133,17 @@ multibody::Inertia ReadInertia(const Field& f,
   if (f.Has("inertia")) {
     const Eigen::Vector3d diagonal = f["inertia"].Vector3();
     if (!(diagonal.minCoeff() > 0)) f["inertia"].Fail("principal moments must be positive");
+    // A physical body's principal moments satisfy I_a <= I_b + I_c (each is an integral of
+    // squared distances to an axis); a violation is a typo and makes the body spin wrongly.
+    for (int a = 0; a < 3; ++a) {
+      const double others = diagonal[(a + 1) % 3] + diagonal[(a + 2) % 3];
+      if (diagonal[a] > others * (1 + 1e-9)) {
+        f["inertia"].Fail(fmt::format(
+            "principal moments break the triangle inequality: I[{}] = {:g} > {:g} = sum of the "
+            "other two (kg m²)",
+            a, diagonal[a], others));
+      }
+    }
     inertia.rotational = diagonal.asDiagonal();
     inertia.com = OptionalVector3(f, "com", Eigen::Vector3d::Zero());
     return inertia;
@@ -210,6 +222,10 @@ void SceneReader::ReadBody(const Field& f) {
     parent = found->second;
   }
   if (joint == "fixed" && parent.body < 0) {  // static geometry, part of the world
+    for (const char* key : {"velocity", "angular_velocity", "initial", "initial_velocity", "mass",
+                            "density", "inertia", "com", "damping", "lower", "upper", "effort"}) {
+      if (f.Has(key)) f[key].Fail("a fixed body without a parent is static geometry; remove it");
+    }
     bodies[name] = {-1, parent.X_WB * placement};
     ReadShapes(f, -1, parent.X_WB * placement);
     return;
@@ -244,12 +260,28 @@ void SceneReader::ReadBody(const Field& f) {
   body.position_lower = OptionalDouble(f, "lower", -INFINITY);
   body.position_upper = OptionalDouble(f, "upper", INFINITY);
   body.effort_limit = OptionalDouble(f, "effort", INFINITY);
+  if (body.position_lower > body.position_upper) {
+    f["upper"].Fail(
+        fmt::format("is below lower ({:g} < {:g})", body.position_upper, body.position_lower));
+  }
+  if (body.joint == JointType::kFloating || body.joint == JointType::kBall ||
+      body.joint == JointType::kFixed) {
+    for (const char* key : {"initial", "initial_velocity", "lower", "upper", "effort"}) {
+      if (f.Has(key)) {
+        f[key].Fail(body.joint == JointType::kFloating
+                        ? "is for revolute and prismatic joints; a floating body starts at "
+                          "position, orientation, velocity and angular_velocity"
+                        : "is for revolute and prismatic joints only");
+      }
+    }
+  }
   const int index = static_cast<int>(scene.model.bodies.size());
   const Transform X_WB = parent.X_WB * placement;  // at the neutral configuration
   body.inertia = ReadInertia(f, ReadShapes(f, index, X_WB));
   scene.model.AddBody(body);
   bodies[name] = {index, X_WB};
   if (f.Has("initial")) initial_values.emplace_back(index, f["initial"]);
+  if (f.Has("initial_velocity")) initial_rates.emplace_back(index, f["initial_velocity"]);
   if (body.joint == JointType::kFloating) {
     initial_values.emplace_back(index, f);  // pose and velocities, applied after the model is built
   } else if (f.Has("velocity") || f.Has("angular_velocity")) {
@@ -392,6 +424,14 @@ void SceneReader::ReadActuator(const Field& f) {
     if (scene.model.bodies[b].joint_name == a.joint) a.body = b;
   }
   if (a.body < 0) f["joint"].Fail("no joint named '" + a.joint + "'");
+  // Two drives on one joint would fight (a PD and a torque both set the generalized force), and
+  // only one of them shows in the outputs: a second one is refused rather than summed silently.
+  for (std::size_t i = 0; i < scene.actuators.size(); ++i) {
+    if (scene.actuators[i].body == a.body) {
+      f["joint"].Fail(fmt::format(
+          "joint '{}' already has an actuator (actuators[{}]); one per joint", a.joint, i));
+    }
+  }
   if (multibody::VelocitySize(scene.model.bodies[a.body].joint) != 1) {
     f["joint"].Fail("actuators drive 1-DoF (revolute or prismatic) joints only");
   }
@@ -442,8 +482,12 @@ void SceneReader::ReadMaterials(const Field& f) {
 }
 
 // Initial joint values and floating poses/velocities, once the model (and so q, v) exists.
-void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values) {
+void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
+                       const std::vector<std::pair<int, Field>>& rates) {
   scene.initial = sim::MakeRestState(scene.model);
+  for (const auto& [index, f] : rates) {
+    scene.initial.v[scene.model.bodies[index].v_index] = f.Double();  // rad/s or m/s
+  }
   for (const auto& [index, f] : values) {
     const Body& body = scene.model.bodies[index];
     if (body.joint != JointType::kFloating) {
@@ -493,7 +537,7 @@ void SceneReader::Read(const Field& root) {
     }
   }
   scene.world.ExcludeAdjacentBodies(scene.model);
-  ApplyInitialState(scene, initial_values);
+  ApplyInitialState(scene, initial_values, initial_rates);
   if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);

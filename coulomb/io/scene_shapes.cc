@@ -13,8 +13,7 @@ namespace {
 Eigen::Vector3d ReadScale(const Field& f) {
   if (!f.Has("scale")) return Eigen::Vector3d::Ones();
   const Field s = f["scale"];
-  Eigen::Vector3d scale =
-      s.node.IsSequence() ? s.Vector3() : Eigen::Vector3d::Constant(s.Double());
+  Eigen::Vector3d scale = s.node.IsSequence() ? s.Vector3() : Eigen::Vector3d::Constant(s.Double());
   if (!(scale.minCoeff() > 0)) s.Fail("every scale factor must be positive");
   return scale;
 }
@@ -57,6 +56,10 @@ geometry::Shape ReadShape(const Field& f, const std::string& base_dir) {
 Expected<geometry::Shape> LoadMeshShape(const std::string& path, const Eigen::Vector3d& scale,
                                         bool convex) {
   const std::string extension = std::filesystem::path(path).extension().string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return InputError{path, 0, "", "is a directory, not a mesh file"};
+  }
   if (extension != ".obj" && extension != ".OBJ") {
     return InputError{path, 0, "mesh",
                       fmt::format("'{}' meshes are not read; convert the file to OBJ", extension)};

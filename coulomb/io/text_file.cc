@@ -8,6 +8,9 @@ namespace coulomb::io {
 
 Expected<std::string> ReadTextFile(const std::string& path) {
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return InputError{path, 0, "", "is a directory, not a file"};
+  }
   if (!std::filesystem::is_regular_file(path, ec)) {
     return InputError{path, 0, "", ec ? ec.message() : "no such file (or not a regular file)"};
   }

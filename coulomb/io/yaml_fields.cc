@@ -36,7 +36,11 @@ void Field::CheckKeys(std::initializer_list<const char*> allowed) const {
 }
 
 void Field::RequireMap() const {
-  if (!node.IsDefined() || node.IsNull()) Fail("missing (a mapping is required)");
+  if (!node.IsDefined() || node.IsNull()) {
+    if (path.empty())
+      throw ParseFailure(1, "", "the file is empty (a mapping of key: value is required)");
+    Fail("missing (a mapping is required)");
+  }
   if (!node.IsMap()) Fail("must be a mapping of key: value");
   // yaml-cpp keeps both entries of a repeated key and lookups see only the first, so a second
   // `duration:` would be silently ignored: refuse it, naming both lines.

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -50,6 +53,40 @@ std::optional<InputError> CheckJointTypes(const std::string& xml, const std::str
                         fmt::format("unknown joint type '{}' (revolute, continuous, prismatic, "
                                     "fixed, floating)",
                                     type[1].str())};
+    }
+  }
+  return std::nullopt;
+}
+
+// urdfdom reports a non-finite or unparsable number (`<mass value="nan"/>`) on the console and
+// then drops the whole element, so the link silently loses its mass or its collision. Numbers
+// are checked here first, naming the line, the tag and the attribute.
+std::optional<InputError> CheckNumbers(const std::string& xml, const std::string& origin) {
+  static const std::regex tag_re(
+      R"(<(mass|inertia|origin|axis|limit|dynamics|box|sphere|cylinder|capsule|mesh|mimic)\b[^>]*>)");
+  static const std::regex attr_re(R"re(\b([a-z_]+)\s*=\s*"([^"]*)")re");
+  static const char* numeric[] = {"value",    "ixx",        "ixy",      "ixz",   "iyy",    "iyz",
+                                  "izz",      "xyz",        "rpy",      "lower", "upper",  "effort",
+                                  "velocity", "damping",    "friction", "size",  "radius", "length",
+                                  "scale",    "multiplier", "offset"};
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), tag_re); it != std::sregex_iterator();
+       ++it) {
+    const std::string tag = it->str();
+    for (auto a = std::sregex_iterator(tag.begin(), tag.end(), attr_re);
+         a != std::sregex_iterator(); ++a) {
+      const std::string attribute = (*a)[1].str();
+      if (std::find(std::begin(numeric), std::end(numeric), attribute) == std::end(numeric))
+        continue;
+      std::istringstream values((*a)[2].str());
+      for (std::string token; values >> token;) {
+        char* end = nullptr;
+        const double x = std::strtod(token.c_str(), &end);
+        if (end == token.c_str() || *end != '\0' || !std::isfinite(x)) {
+          return InputError{origin, LineOf(xml, static_cast<std::size_t>(it->position())),
+                            fmt::format("<{} {}>", (*it)[1].str(), attribute),
+                            fmt::format("'{}' is not a finite number", token)};
+        }
+      }
     }
   }
   return std::nullopt;
@@ -200,6 +237,7 @@ CollisionGeometry CollisionFromUrdf(const urdf::Collision& c, int body,
 Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin,
                                const std::string& base_dir, const UrdfOptions& options) {
   if (auto error = CheckJointTypes(xml, origin)) return *error;
+  if (auto error = CheckNumbers(xml, origin)) return *error;
   const urdf::ModelInterfaceSharedPtr urdf = urdf::parseURDF(xml);
   if (!urdf) {
     return InputError{origin, 0, "<robot>",
@@ -269,6 +307,8 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
 }
 
 Expected<UrdfImport> ReadUrdf(const std::string& path, const UrdfOptions& options) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return InputError{path, 0, "", "is a directory, not a file"};
   std::ifstream in(path);
   if (!in) return InputError{path, 0, "", "cannot be opened for reading"};
   std::ostringstream text;

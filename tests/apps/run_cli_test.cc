@@ -12,22 +12,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/cli_runner.h"
+
 namespace {
 
-struct Result {
-  int code = 0;
-  std::string out;
-};
-
-Result RunCli(const std::string& arguments) {
-  Result r;
-  FILE* pipe = popen((std::string(COULOMB_CLI) + " " + arguments + " 2>&1").c_str(), "r");
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) r.out += buffer;
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = coulomb::testing::CliRun;
+using coulomb::testing::RunCli;
 
 const std::string kIncline = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/incline.yaml";
 
@@ -36,7 +26,7 @@ TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
   std::filesystem::remove_all(dir);
   const std::string out = (dir / "out").string();
   Result r = RunCli("run " + kIncline + " --duration 0.1 --quiet --out " + out);
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   std::ifstream summary_file(dir / "out" / "summary.json");
   const nlohmann::json summary = nlohmann::json::parse(summary_file);
   EXPECT_EQ(summary["steps"], 100);
@@ -45,11 +35,13 @@ TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
   int lines = 0;
   for (std::string line; std::getline(trajectory, line);) ++lines;
   EXPECT_EQ(lines, 1 + 101);  // header, the initial state and 100 steps
-  r = RunCli("run " + kIncline + " --duration 0.1 --quiet --out " + out);
-  EXPECT_EQ(r.code, 2);
+  // Refused before the first step (no progress line), not after a run that would be lost.
+  r = RunCli("run " + kIncline + " --duration 0.1 --out " + out);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("refusing to overwrite"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("progress:"), std::string::npos) << r.out;
   r = RunCli("run " + kIncline + " --duration 0.1 --quiet --force --out " + out);
-  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   std::filesystem::remove_all(dir);
 }
 
@@ -58,7 +50,7 @@ TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
   std::filesystem::remove_all(dir);
   const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml";
   Result r = RunCli("run " + scene + " --duration 0.05 --quiet --out " + dir.string());
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   // deformable_ball_x.npy: the NumPy header, then 11 frames × 343 vertices × 3 float32.
   std::ifstream file(dir / "deformable_ball_x.npy", std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -80,7 +72,7 @@ TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
   EXPECT_TRUE(std::filesystem::exists(dir / "deformable_ball_tets.npy"));
   // The cone formulation cannot couple deformable bodies: a clear error, exit 2.
   r = RunCli("run " + scene + " --formulation cone --quiet");
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("--formulation sap"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
@@ -88,7 +80,7 @@ TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
 TEST(RunCli, JsonSummaryAndOverrides) {
   const Result r =
       RunCli("run " + kIncline + " --formulation cone --dt 0.002 --duration 0.2 --json --quiet");
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["formulation"], "cone");
   EXPECT_EQ(summary["steps"], 100);
@@ -97,13 +89,13 @@ TEST(RunCli, JsonSummaryAndOverrides) {
 TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
   Result r = RunCli("run " + kIncline +
                     " --formulation sap --solver backtracking --duration 0.2 --json --quiet");
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   const nlohmann::json summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["formulation"], "sap");
   EXPECT_EQ(summary["solver"], "newton/backtracking");
   EXPECT_EQ(summary["failed_steps"], 0);
   r = RunCli("run " + kIncline + " --formulation sap --solver lemke --quiet");
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("exact, backtracking"), std::string::npos) << r.out;
   // A scene with joint limits warns when the formulation does not enforce them.
   const std::string iiwa = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/iiwa_hold.yaml";
@@ -119,24 +111,24 @@ TEST(RunCli, BadInputExitsTwoNamingTheCause) {
   const auto scene = dir / "bad.yaml";
   std::ofstream(scene) << "coulomb: 1\nbodies:\n  - {name: a, mass: nan, shapes: []}\n";
   Result r = RunCli("run " + scene.string());
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("bad.yaml:3: bodies[0].mass"), std::string::npos) << r.out;
   r = RunCli("run " + kIncline + " --formulation magic");
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("--formulation"), std::string::npos) << r.out;
   r = RunCli("info " + (dir / "missing.yaml").string());
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   // A value given on the command line is used or refused, never replaced by the scene's.
   for (const char* option : {"--dt 0", "--dt -1e-3", "--duration -1", "--duration nan"}) {
     r = RunCli("run " + kIncline + " --quiet " + option);
-    EXPECT_EQ(r.code, 2) << option;
+    EXPECT_EQ(r.exit_code, 2) << option;
     EXPECT_NE(r.out.find(std::string(option).substr(0, std::string(option).find(' '))),
               std::string::npos)
         << option << ": " << r.out;
   }
   // A forgotten path value is not taken from the next option.
   r = RunCli("run " + kIncline + " --out --quiet");
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("looks like an option"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists("--quiet"));
   std::filesystem::remove_all(dir);
@@ -144,12 +136,12 @@ TEST(RunCli, BadInputExitsTwoNamingTheCause) {
 
 TEST(RunCli, InfoSummarizesTheModel) {
   const Result r = RunCli("info " + kIncline);
-  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("nq = 7, nv = 6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("contacts at t = 0: 4"), std::string::npos) << r.out;
   const Result soft =
       RunCli("info " + std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml");
-  ASSERT_EQ(soft.code, 0) << soft.out;
+  ASSERT_EQ(soft.exit_code, 0) << soft.out;
   EXPECT_NE(soft.out.find("3 deformable bodies"), std::string::npos) << soft.out;
   EXPECT_NE(soft.out.find("343 vertices, 1296 tets"), std::string::npos) << soft.out;
   // The blocks rest on nothing at t = 0; the crate sits on the ground.

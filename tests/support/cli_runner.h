@@ -15,10 +15,13 @@ struct CliRun {
 };
 
 // stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
-inline CliRun RunCli(const std::string& args, bool with_stderr = true) {
+// `working_dir`, when given, is the folder the command runs in.
+inline CliRun RunCli(const std::string& args, bool with_stderr = true,
+                     const std::string& working_dir = "") {
   CliRun run;
-  const std::string command =
-      std::string(COULOMB_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string command = (working_dir.empty() ? "" : "cd '" + working_dir + "' && ") +
+                              std::string(COULOMB_CLI) + " " + args +
+                              (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
