@@ -40,9 +40,14 @@ LcpProblem ParseJson(const std::string& text) {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseFailure(LineOf(text, e.byte), "", std::string("invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double (1e400) is an out_of_range error, not a parse error:
+    // found by fuzz_lcp, it used to end the program.
+    throw ParseFailure(1, "", std::string("invalid JSON: ") + e.what());
   }
   if (!doc.is_object()) throw ParseFailure(1, "", "top level must be a JSON object");
-  if (doc.value("format", "") != "coulomb-lcp") {
+  // value() would throw a type error on `"format": 3`; compare the node itself.
+  if (!doc.contains("format") || doc["format"] != "coulomb-lcp") {
     throw ParseFailure(1, "format", "must be \"coulomb-lcp\"");
   }
   if (!doc.contains("version") || doc["version"] != 1) {
