@@ -9,6 +9,7 @@
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/energy_audit.h"
 
 namespace coulomb::sim {
 namespace {
@@ -117,12 +118,27 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   State state = scene.initial;
   summary.initial_energy = Energy(scene, data, state);
   const int total = scene.NumSteps();
+  // The energy audit (energy_audit.h) covers rigid scenes whose actuators are explicit: SAP's
+  // implicit PD drives do work that is not known outside the solver, and deformable bodies'
+  // gravity work is not part of Energy().
+  const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
+  bool audit = scene.deformables.empty();
+  for (const Actuator& a : scene.actuators)
+    audit = audit && !(implicit_pd && a.kind == Actuator::Kind::kPd);
+  const bool constrained =
+      !scene.model.couplers.empty() || !scene.model.welds.empty() || !scene.model.distances.empty();
+  Eigen::VectorXd q_before = state.q, v_before = state.v;  // reused: no allocation per step
+  double kinetic = 0, potential = 0;
+  if (audit) {
+    multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
+    kinetic = multibody::CalcKineticEnergy(scene.model, data);
+    potential = multibody::CalcPotentialEnergy(scene.model, data);
+  }
   double contacts_sum = 0, iterations_sum = 0, factorizations_sum = 0, step_seconds_sum = 0;
   for (int step = 0; step < total; ++step) {
     const double t = state.time;
     // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
     // the others apply them as explicit torques.
-    const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
     const Eigen::VectorXd tau =
         CalcActuation(scene.model, scene.actuators, t, state.q, state.v,
                       implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
@@ -132,12 +148,28 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     const Frame before = recording != nullptr && step % scene.record_every == 0
                              ? MakeFrame(state, nullptr)
                              : Frame{};
+    if (audit) {
+      q_before = state.q;
+      v_before = state.v;
+    }
     const StepReport report = Step(scene.model, data, scene.world, state, tau, scene.time_step,
                                    scene.settings, drives, &scene.deformables);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = scene.initial.time + (step + 1) * scene.time_step;
     const bool stop = RecordFailure(report, state, step, t, summary);
+    if (audit && !stop) {
+      EnergyAuditInput energy{
+          t, scene.time_step, kinetic, potential, 0, 0, constrained || report.num_contacts() > 0};
+      multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
+      kinetic = energy.kinetic_after = multibody::CalcKineticEnergy(scene.model, data);
+      potential = energy.potential_after = multibody::CalcPotentialEnergy(scene.model, data);
+      const std::string gain = AuditStepEnergy(scene.model, data, scene.actuators, energy, q_before,
+                                               v_before, state.q, state.v);
+      if (!gain.empty() && report.status == LcpStatus::kSolved && summary.failed_steps++ == 0) {
+        summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}", step, t, gain);
+      }
+    }
     summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
     summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
     summary.max_participating_dofs =

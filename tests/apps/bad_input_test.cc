@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ struct BadInputCase {
   int exit_code = 2;
   std::vector<std::string> fragments;  // each must appear in the output
 };
+
+// Names the row in ctest's listing and gtest's failure report instead of dumping its bytes.
+void PrintTo(const BadInputCase& row, std::ostream* out) {
+  *out << "row " << row.number << ": " << row.what;
+}
 
 // Code spans (`...`) of one table cell, in order.
 std::vector<std::string> CodeSpans(const std::string& cell) {
