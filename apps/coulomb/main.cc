@@ -51,7 +51,8 @@ std::string FormulationHelp() {
 // `coulomb run SCENE`: simulate a scene file.
 CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
-  run_cmd->add_option("scene", run.scene, "scene file")->required();
+  run_cmd->add_option("scene", run.scene,
+                      "scene file (with --resume: the checkpoint's scene when left out)");
   run_cmd->add_option("--formulation", run.formulation,
                       FormulationHelp() + "(default: the scene's)");
   run_cmd->add_option("--solver", run.solver,
@@ -70,6 +71,19 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   run_cmd->add_option("--out", run.out_dir, "write trajectory.csv, steps.csv, summary.json here")
       ->check(not_an_option);
   run_cmd->add_option("--html", run.html, "write a self-contained HTML replay to this file")
+      ->check(not_an_option);
+  run_cmd
+      ->add_option("--checkpoint", run.checkpoint,
+                   "keep a checkpoint of the run in this file (at the end, and every "
+                   "--checkpoint-every s); replaced atomically each time")
+      ->check(not_an_option);
+  run_cmd->add_option("--checkpoint-every", run.checkpoint_every,
+                      "simulated seconds between checkpoints (needs --checkpoint, or --resume "
+                      "to keep checkpointing into the file resumed from)");
+  run_cmd
+      ->add_option("--resume", run.resume,
+                   "continue the run of this checkpoint, bit-identically, to its duration "
+                   "(or --duration: the end time)")
       ->check(not_an_option);
   run_cmd->add_flag("--json", run.json, "print the run summary as JSON on stdout");
   run_cmd->add_flag("--force", run.force, "replace existing output files");

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 
+#include "coulomb/io/checkpoint_file.h"
 #include "coulomb/io/html_replay.h"
 #include "coulomb/io/run_outputs.h"
 #include "coulomb/io/scene_file.h"
@@ -14,6 +17,13 @@
 
 namespace coulomb::app {
 namespace {
+
+// Set by SIGINT during a run; read between steps. A signal handler can only reach a flag of
+// static storage, so this one variable is process-wide (the library itself has none).
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void OnInterrupt(int /*signal*/) {
+  g_interrupted = 1;
+}
 
 int Fail(const std::string& message) {
   fmt::print(stderr, "error: {}\n", message);
@@ -93,9 +103,99 @@ sim::ProgressCallback MakeProgress(bool quiet) {
   };
 }
 
+// A checkpointed or resumed run: the checkpoint read (--resume), where checkpoints go and how
+// often, and what identifies the run's scene in them.
+struct CheckpointPlan {
+  std::optional<io::CheckpointFile> resume;
+  std::string path;     // "" : none
+  int every_steps = 0;  // 0 : only at the end
+  std::string scene_path;
+  std::uint64_t scene_hash = 0;
+};
+
+// --resume: reads the checkpoint and makes its choices the run's (scene, formulation, solver,
+// time step, and the duration unless --duration gives the end time). "" or what is wrong.
+std::string ReadResume(RunOptions& o, CheckpointPlan& plan) {
+  if (o.resume.empty()) return o.scene.empty() ? "run: give a scene file (or --resume FILE)" : "";
+  if (!o.formulation.empty() || !o.solver.empty() || o.time_step) {
+    return "--resume: --formulation, --solver and --dt are the checkpointed run's; a resumed run "
+           "cannot change them (it would not continue the same run)";
+  }
+  Expected<io::CheckpointFile> read = io::ReadCheckpointFile(o.resume);
+  if (!read.ok()) return read.error().ToString();
+  plan.resume = std::move(read.value());
+  if (o.scene.empty()) o.scene = plan.resume->scene_path;
+  o.formulation = plan.resume->formulation;
+  o.solver = plan.resume->solver;
+  o.time_step = plan.resume->checkpoint.time_step;
+  if (!o.duration) o.duration = plan.resume->duration;
+  return "";
+}
+
+// After the scene is read: the scene file is the one the checkpoint was written from, and the
+// checkpoint fits it; the checkpoint target is writable and not someone else's file.
+std::string PlanCheckpoints(const RunOptions& o, const sim::Scene& scene, CheckpointPlan& plan) {
+  std::error_code ec;
+  plan.scene_path = std::filesystem::absolute(o.scene, ec).lexically_normal().string();
+  Expected<std::uint64_t> hash = io::HashFile(o.scene);
+  if (!hash.ok()) return hash.error().ToString();
+  plan.scene_hash = hash.value();
+  if (plan.resume) {
+    const io::CheckpointFile& file = *plan.resume;
+    if (file.scene_hash != plan.scene_hash) {
+      return fmt::format(
+          "--resume {}: the scene file {} changed since the checkpoint was written "
+          "(a resumed run would not continue the same run)",
+          o.resume, o.scene);
+    }
+    if (std::string why = sim::CheckResumable(scene, file.checkpoint); !why.empty()) {
+      return fmt::format("--resume {}: cannot continue {}: {}", o.resume, o.scene, why);
+    }
+    const std::string solver = scene.settings.formulation->solver_name(scene.settings);
+    if (file.checkpoint.tally.summary.solver != solver) {
+      return fmt::format("--resume {}: it was written by solver {}, the scene now selects {}",
+                         o.resume, file.checkpoint.tally.summary.solver, solver);
+    }
+  }
+  plan.path = o.checkpoint;
+  if (plan.path.empty() && o.checkpoint_every && plan.resume) plan.path = o.resume;
+  if (o.checkpoint_every) {
+    if (plan.path.empty()) return "--checkpoint-every: needs --checkpoint FILE (where to keep it)";
+    const double every = *o.checkpoint_every;
+    if (!(every > 0 && every <= 1e7))
+      return fmt::format("--checkpoint-every: {} is not in (0, 1e7] s", every);
+    const double steps = std::round(every / scene.time_step);
+    if (steps < 1) {
+      return fmt::format("--checkpoint-every: {} s is shorter than one time step ({} s)", every,
+                         scene.time_step);
+    }
+    plan.every_steps = static_cast<int>(std::min(steps, 1e9));
+  }
+  if (plan.path.empty()) return "";
+  const std::filesystem::path target(plan.path);
+  if (std::filesystem::is_directory(target, ec)) {
+    return fmt::format("--checkpoint {}: is a directory, not a file", plan.path);
+  }
+  const bool resumed_file =
+      plan.resume && std::filesystem::equivalent(target, std::filesystem::path(o.resume), ec);
+  if (std::filesystem::exists(target, ec) && !resumed_file && !o.force) {
+    return fmt::format("--checkpoint {}: already exists (--force replaces it)", plan.path);
+  }
+  const std::filesystem::path directory =
+      target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+  if (!std::filesystem::is_directory(directory, ec) || ::access(directory.c_str(), W_OK) != 0) {
+    return fmt::format("--checkpoint {}: the folder {} does not exist or is not writable",
+                       plan.path, directory.string());
+  }
+  return "";
+}
+
 }  // namespace
 
-int RunScene(const RunOptions& options) {
+int RunScene(const RunOptions& given) {
+  RunOptions options = given;
+  CheckpointPlan plan;
+  if (std::string defect = ReadResume(options, plan); !defect.empty()) return Fail(defect);
   Expected<sim::Scene> loaded = io::ReadSceneFile(options.scene);
   if (!loaded.ok()) return Fail(loaded.error().ToString());
   sim::Scene& scene = loaded.value();
@@ -104,6 +204,9 @@ int RunScene(const RunOptions& options) {
   const std::string ignored = sim::ConstraintsIgnoredBy(scene);
   if (!ignored.empty()) fmt::print(stderr, "warning: {}\n", ignored);
   // Outputs are checked before the first step: a refusal after a long run would throw it away.
+  if (std::string defect = PlanCheckpoints(options, scene, plan); !defect.empty()) {
+    return Fail(defect);
+  }
   if (!options.out_dir.empty()) {
     if (auto e = io::CheckRunOutputs(scene, options.out_dir, options.force)) {
       return Fail(e->ToString());
@@ -115,12 +218,40 @@ int RunScene(const RunOptions& options) {
   const bool record = !options.out_dir.empty() || !options.html.empty();
   if (std::string defect = CheckRunLength(scene, record); !defect.empty()) return Fail(defect);
   sim::Recording recording;
-  const sim::RunSummary summary =
-      sim::Simulate(scene, record ? &recording : nullptr, MakeProgress(options.quiet));
+  sim::RunControl control;
+  control.resume = plan.resume ? &plan.resume->checkpoint : nullptr;
+  control.checkpoint_every = plan.every_steps;
+  control.checkpoint_at_end = !plan.path.empty();
+  int last_checkpoint = -1;
+  if (!plan.path.empty()) {
+    control.on_checkpoint = [&](const sim::RunCheckpoint& checkpoint) {
+      const io::CheckpointFile file{plan.scene_path, plan.scene_hash, options.formulation,
+                                    options.solver,  scene.duration,  checkpoint};
+      if (auto e = io::WriteCheckpointFile(plan.path, file)) return e->ToString();
+      last_checkpoint = checkpoint.steps_done;
+      return std::string();
+    };
+  }
+  // trajectory.csv and steps.csv are written as the run goes (a killed run keeps its frames);
+  // Ctrl-C ends the run after the step in progress, with every output and the checkpoint.
+  io::RunOutputStream stream;
   if (!options.out_dir.empty()) {
-    if (auto e = io::WriteRunOutputs(scene, recording, summary, options.out_dir, options.force)) {
-      return Fail(e->ToString());
-    }
+    if (auto e = stream.Open(scene, options.out_dir, options.force)) return Fail(e->ToString());
+  }
+  std::optional<InputError> stream_error;
+  const sim::ProgressCallback display = MakeProgress(options.quiet);
+  const sim::ProgressCallback progress = [&](int done, int total) {
+    if (!options.out_dir.empty() && !stream_error) stream_error = stream.Append(recording);
+    if (stream_error || g_interrupted != 0) return false;
+    return !display || display(done, total);
+  };
+  const auto previous_handler = std::signal(SIGINT, OnInterrupt);
+  const sim::RunSummary summary =
+      sim::Simulate(scene, record ? &recording : nullptr, progress, control);
+  std::signal(SIGINT, previous_handler);
+  if (stream_error) return Fail(stream_error->ToString());
+  if (!options.out_dir.empty()) {
+    if (auto e = stream.Finish(scene, recording, summary)) return Fail(e->ToString());
   }
   if (!options.html.empty()) {
     if (auto e = io::WriteHtmlReplay(scene, recording, options.html, options.force)) {
@@ -138,6 +269,15 @@ int RunScene(const RunOptions& options) {
     fmt::print("  max penetration {:.3e} m, failed steps {}, energy {:.6g} -> {:.6g} J\n",
                summary.max_penetration, summary.failed_steps, summary.initial_energy,
                summary.final_energy);
+    if (plan.resume) {
+      fmt::print("  resumed from {} after step {} (t = {:.6g} s)\n", options.resume,
+                 plan.resume->checkpoint.steps_done,
+                 scene.initial.time + plan.resume->checkpoint.steps_done * scene.time_step);
+    }
+    if (last_checkpoint >= 0) {
+      fmt::print("  checkpoint: {} (after step {}, t = {:.6g} s)\n", plan.path, last_checkpoint,
+                 scene.initial.time + last_checkpoint * scene.time_step);
+    }
     if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
     if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
   }
@@ -148,6 +288,12 @@ int RunScene(const RunOptions& options) {
   if (summary.failed_steps > 0) {
     fmt::print(stderr, "warning: {} step(s) not certified; first: {}\n", summary.failed_steps,
                summary.first_failure);
+  }
+  if (g_interrupted != 0 && summary.steps < scene.NumSteps()) {
+    fmt::print(stderr,
+               "interrupted after step {} (t = {:.6g} s); the outputs hold the run so far\n",
+               summary.steps, summary.sim_time);
+    return 130;  // as a shell reports a command ended by SIGINT
   }
   if (summary.failed_steps > 0 || !summary.stopped.empty()) return 1;
   return 0;

@@ -8,15 +8,18 @@ namespace coulomb::app {
 
 struct RunOptions {
   std::string scene;
-  std::string formulation;          // overrides the scene's when not empty
-  std::string solver;               // idem
-  std::optional<double> time_step;  // s; unset: the scene's
-  std::optional<double> duration;   // s; unset: the scene's
-  std::string out_dir;              // trajectory.csv, steps.csv, summary.json ("" : none)
-  std::string html;                 // self-contained replay ("" : none)
-  bool json = false;                // print the summary JSON on stdout
-  bool force = false;               // replace existing output files
-  bool quiet = false;               // no progress display
+  std::string formulation;                 // overrides the scene's when not empty
+  std::string solver;                      // idem
+  std::optional<double> time_step;         // s; unset: the scene's
+  std::optional<double> duration;          // s; unset: the scene's
+  std::string out_dir;                     // trajectory.csv, steps.csv, summary.json ("" : none)
+  std::string html;                        // self-contained replay ("" : none)
+  std::string checkpoint;                  // keep a checkpoint here ("" : none)
+  std::optional<double> checkpoint_every;  // s of simulated time between checkpoints
+  std::string resume;                      // continue from this checkpoint ("" : a new run)
+  bool json = false;                       // print the summary JSON on stdout
+  bool force = false;                      // replace existing output files
+  bool quiet = false;                      // no progress display
 };
 
 // Exit codes: 0 every step solved, 1 some steps failed (the summary says which first),

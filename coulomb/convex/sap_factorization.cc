@@ -14,7 +14,8 @@ struct SapFactorization::Impl {
     cholmod.cholmod().postorder = 1;
   }
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
-  std::vector<int> outer, inner;  // the analysed pattern
+  std::vector<int> outer, inner;         // the analysed pattern
+  Eigen::SparseMatrix<double> factored;  // the matrix of the current factor
   SparseCholesky method = SparseCholesky::kAuto;
   FillOrdering ordering = FillOrdering::kAmd;
   std::vector<int> tag;
@@ -66,6 +67,7 @@ bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCh
     s.solves_per_factorization = common.lnz > 0 ? common.fl / (4 * common.lnz) : 0;
   }
   s.cholmod.factorize(lower);
+  s.factored = lower;
   ++s.factorizations;
   return s.cholmod.info() == Eigen::Success;
 }
@@ -94,6 +96,17 @@ const std::vector<int>& SapFactorization::tag() const {
 }
 void SapFactorization::set_tag(std::vector<int> tag) {
   impl_->tag = std::move(tag);
+}
+
+SapFactorizationSource SapFactorization::source() const {
+  return {impl_->factored, impl_->method, impl_->ordering, impl_->tag};
+}
+
+bool SapFactorization::Restore(const SapFactorizationSource& source) {
+  if (source.lower.rows() == 0) return true;
+  const bool ok = Factor(source.lower, source.method, source.ordering);
+  set_tag(ok ? source.tag : std::vector<int>{});
+  return ok;
 }
 
 }  // namespace coulomb::convex

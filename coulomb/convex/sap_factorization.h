@@ -24,6 +24,17 @@ enum class SparseCholesky { kAuto, kSupernodal, kSimplicial };
 // deterministic.
 enum class FillOrdering { kAmd, kMetis };
 
+// What the current factor was made from: the matrix last factored (lower triangle), how, and
+// its tag. Factoring it again gives the same factor bit for bit (CHOLMOD's analysis and numeric
+// factorization are deterministic), which is how a checkpoint keeps a lagged factor
+// (sim/checkpoint.h): the next steps' preconditioned CG iterates depend on it.
+struct SapFactorizationSource {
+  Eigen::SparseMatrix<double> lower;  // 0 × 0 before any factorization
+  SparseCholesky method = SparseCholesky::kAuto;
+  FillOrdering ordering = FillOrdering::kAmd;
+  std::vector<int> tag;
+};
+
 class SapFactorization {
  public:
   SapFactorization();
@@ -50,6 +61,11 @@ class SapFactorization {
   // problem uses it as a preconditioner only when its unknowns mean the same.
   const std::vector<int>& tag() const;
   void set_tag(std::vector<int> tag);
+  // Kept by Factor (a copy of `lower`: O(nnz), beside the factorization's O(flops)).
+  SapFactorizationSource source() const;
+  // Rebuilds the factor `source` describes (nothing when it is empty); false if it does not
+  // factor, which leaves an empty tag (it then preconditions nothing).
+  bool Restore(const SapFactorizationSource& source);
 
  private:
   struct Impl;

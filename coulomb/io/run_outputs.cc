@@ -32,34 +32,32 @@ std::vector<std::string> CoordinateNames(const multibody::Model& model, bool vel
   return names;
 }
 
-std::string TrajectoryCsv(const sim::Scene& scene, const sim::Recording& recording) {
+std::string TrajectoryHeader(const sim::Scene& scene) {
   std::string out = "time";
   for (const std::string& n : CoordinateNames(scene.model, false)) out += "," + n;
   for (const std::string& n : CoordinateNames(scene.model, true)) out += "," + n;
-  out += "\n";
-  for (const sim::Frame& f : recording.frames) {
-    out += fmt::format("{:.9g}", f.time);
-    for (Eigen::Index i = 0; i < f.q.size(); ++i) out += fmt::format(",{:.17g}", f.q[i]);
-    for (Eigen::Index i = 0; i < f.v.size(); ++i) out += fmt::format(",{:.17g}", f.v[i]);
-    out += "\n";
-  }
-  return out;
+  return out + "\n";
 }
 
-std::string StepsCsv(const sim::Recording& recording) {
-  std::string out =
-      "step,time,contacts,status,iterations,residual,max_penetration_m,signorini_W,cone_Ns,"
-      "dissipation_W,misalignment,gliding_mps,collision_us,assembly_us,solve_us,advance_us\n";
-  for (const sim::StepRecord& s : recording.steps) {
-    const sim::ContactMetrics& m = s.metrics;
-    out += fmt::format(
-        "{},{:.9g},{},{},{},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.2f},{:.2f},{:.2f},"
-        "{:.2f}\n",
-        s.step, s.time, s.contacts, ToString(s.status), s.iterations, s.residual, s.max_penetration,
-        m.signorini, m.cone, m.dissipation, m.misalignment, m.gliding, 1e6 * s.profile.collision,
-        1e6 * s.profile.assembly, 1e6 * s.profile.solve, 1e6 * s.profile.advance);
-  }
-  return out;
+std::string TrajectoryRow(const sim::Frame& f) {
+  std::string out = fmt::format("{:.9g}", f.time);
+  for (Eigen::Index i = 0; i < f.q.size(); ++i) out += fmt::format(",{:.17g}", f.q[i]);
+  for (Eigen::Index i = 0; i < f.v.size(); ++i) out += fmt::format(",{:.17g}", f.v[i]);
+  return out + "\n";
+}
+
+constexpr const char* kStepsHeader =
+    "step,time,contacts,status,iterations,residual,max_penetration_m,signorini_W,cone_Ns,"
+    "dissipation_W,misalignment,gliding_mps,collision_us,assembly_us,solve_us,advance_us\n";
+
+std::string StepsRow(const sim::StepRecord& s) {
+  const sim::ContactMetrics& m = s.metrics;
+  return fmt::format(
+      "{},{:.9g},{},{},{},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.3e},{:.2f},{:.2f},{:.2f},"
+      "{:.2f}\n",
+      s.step, s.time, s.contacts, ToString(s.status), s.iterations, s.residual, s.max_penetration,
+      m.signorini, m.cone, m.dissipation, m.misalignment, m.gliding, 1e6 * s.profile.collision,
+      1e6 * s.profile.assembly, 1e6 * s.profile.solve, 1e6 * s.profile.advance);
 }
 
 std::optional<InputError> WriteText(const std::filesystem::path& path, const std::string& text,
@@ -189,20 +187,75 @@ std::optional<InputError> CheckRunOutputs(const sim::Scene& scene, const std::st
   return std::nullopt;
 }
 
+struct RunOutputStream::Files {
+  std::filesystem::path directory;
+  bool overwrite = false;
+  std::ofstream trajectory, steps;
+};
+
+RunOutputStream::RunOutputStream() = default;
+RunOutputStream::~RunOutputStream() = default;
+RunOutputStream::RunOutputStream(RunOutputStream&&) noexcept = default;
+RunOutputStream& RunOutputStream::operator=(RunOutputStream&&) noexcept = default;
+
+std::optional<InputError> RunOutputStream::Open(const sim::Scene& scene,
+                                                const std::string& directory, bool overwrite) {
+  // Check every target first so that a refusal leaves no half-written set behind.
+  if (auto e = CheckRunOutputs(scene, directory, overwrite)) return e;
+  files_ = std::make_unique<Files>();
+  files_->directory = directory;
+  files_->overwrite = overwrite;
+  const auto open = [](const std::filesystem::path& path, std::ofstream& out,
+                       const std::string& header) -> std::optional<InputError> {
+    out.open(path, std::ios::binary | std::ios::trunc);
+    if (!out) return InputError{path.string(), 0, "", "cannot be opened for writing"};
+    out << header << std::flush;
+    return std::nullopt;
+  };
+  if (auto e =
+          open(files_->directory / "trajectory.csv", files_->trajectory, TrajectoryHeader(scene))) {
+    return e;
+  }
+  return open(files_->directory / "steps.csv", files_->steps, kStepsHeader);
+}
+
+std::optional<InputError> RunOutputStream::Append(const sim::Recording& recording) {
+  if (!files_) return InputError{"", 0, "", "the run's outputs were not opened"};
+  const bool new_frames = frames_written_ < recording.frames.size();
+  for (; steps_written_ < recording.steps.size(); ++steps_written_)
+    files_->steps << StepsRow(recording.steps[steps_written_]);
+  for (; frames_written_ < recording.frames.size(); ++frames_written_)
+    files_->trajectory << TrajectoryRow(recording.frames[frames_written_]);
+  // Flushed with every recorded frame: a killed run keeps every frame it computed.
+  if (new_frames) {
+    files_->steps.flush();
+    files_->trajectory.flush();
+  }
+  if (!files_->steps || !files_->trajectory) {
+    return InputError{files_->directory.string(), 0, "", "write failed (disk full?)"};
+  }
+  return std::nullopt;
+}
+
+std::optional<InputError> RunOutputStream::Finish(const sim::Scene& scene,
+                                                  const sim::Recording& recording,
+                                                  const sim::RunSummary& summary) {
+  if (auto e = Append(recording)) return e;
+  files_->steps.close();
+  files_->trajectory.close();
+  for (const auto& [name, bytes] : DeformableFiles(scene, recording)) {
+    if (auto e = WriteText(files_->directory / name, bytes, files_->overwrite)) return e;
+  }
+  return WriteText(files_->directory / "summary.json", FormatSummaryJson(summary),
+                   files_->overwrite);
+}
+
 std::optional<InputError> WriteRunOutputs(const sim::Scene& scene, const sim::Recording& recording,
                                           const sim::RunSummary& summary,
                                           const std::string& directory, bool overwrite) {
-  // Check every target first so that a refusal leaves no half-written set behind.
-  if (auto e = CheckRunOutputs(scene, directory, overwrite)) return e;
-  const std::filesystem::path dir(directory);
-  const auto deformables = DeformableFiles(scene, recording);
-  if (auto e = WriteText(dir / "trajectory.csv", TrajectoryCsv(scene, recording), overwrite))
-    return e;
-  if (auto e = WriteText(dir / "steps.csv", StepsCsv(recording), overwrite)) return e;
-  for (const auto& [name, bytes] : deformables) {
-    if (auto e = WriteText(dir / name, bytes, overwrite)) return e;
-  }
-  return WriteText(dir / "summary.json", FormatSummaryJson(summary), overwrite);
+  RunOutputStream stream;
+  if (auto e = stream.Open(scene, directory, overwrite)) return e;
+  return stream.Finish(scene, recording, summary);
 }
 
 }  // namespace coulomb::io

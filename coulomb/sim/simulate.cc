@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
+#include "coulomb/base/fnv_hash.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/checkpoint.h"
 #include "coulomb/sim/energy_audit.h"
 
 namespace coulomb::sim {
@@ -48,19 +51,14 @@ Frame MakeFrame(const State& state, const StepReport* report) {
 
 namespace {
 
-// FNV-1a over the raw bytes of n doubles.
 std::uint64_t HashBytes(std::uint64_t hash, const double* data, Eigen::Index n) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n) * sizeof(double); ++i) {
-    hash = (hash ^ bytes[i]) * 1099511628211ull;
-  }
-  return hash;
+  return Fnv1a(hash, data, static_cast<std::size_t>(n) * sizeof(double));
 }
 
 }  // namespace
 
 std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  const std::uint64_t hash = HashBytes(1469598103934665603ull, q.data(), q.size());
+  const std::uint64_t hash = HashBytes(kFnvOffsetBasis, q.data(), q.size());
   return HashBytes(hash, v.data(), v.size());
 }
 
@@ -83,40 +81,147 @@ bool IsFinite(const State& state) {
   return true;
 }
 
+// Where a non-finite state came from, for the message that stops the run: the first body whose
+// state is not finite, and the stage of the step that produced it — the contacts found at the
+// start of the step, the formulation's impulses or velocities, or the advance q ⊕ h v⁺ (and the
+// FEM vertices' update) from finite velocities.
+std::string DescribeNonFinite(const Scene& scene, const StepReport& report, const State& state) {
+  std::string body;
+  for (const multibody::Body& b : scene.model.bodies) {
+    const bool q_ok = state.q.segment(b.q_index, multibody::ConfigurationSize(b.joint)).allFinite();
+    const bool v_ok = state.v.segment(b.v_index, multibody::VelocitySize(b.joint)).allFinite();
+    if (!q_ok || !v_ok) {
+      body = fmt::format("body '{}' ({} not finite)", b.name, v_ok ? "q" : "v");
+      break;
+    }
+  }
+  bool deformable_v_ok = true;
+  for (std::size_t d = 0; d < state.deformables.size() && body.empty(); ++d) {
+    const fem::FemState& f = state.deformables[d];
+    deformable_v_ok = f.v.allFinite();
+    if (!deformable_v_ok || !f.x.allFinite()) {
+      body = fmt::format("deformable body '{}' (vertex {} not finite)",
+                         scene.deformables.bodies[d].name,
+                         deformable_v_ok ? "positions" : "velocities");
+    }
+  }
+  bool contacts_ok = true;
+  for (const geometry::Contact& c : report.contacts.contacts)
+    contacts_ok =
+        contacts_ok && std::isfinite(c.phi) && c.normal.allFinite() && c.point.allFinite();
+  for (const fem::DeformableContact& c : report.deformable_contacts)
+    contacts_ok = contacts_ok && std::isfinite(c.phi) && c.normal.allFinite();
+  const std::string formulation(scene.settings.formulation->name);
+  std::string stage;
+  if (!contacts_ok) {
+    stage = "collision (a contact's gap, normal or point)";
+  } else if (!report.impulses.allFinite() || !report.deformable_impulses.allFinite()) {
+    stage = "solve (" + formulation + ": the contact impulses)";
+  } else if (!state.v.allFinite() || !deformable_v_ok) {
+    stage = "solve (" + formulation + ": the velocities v⁺)";
+  } else {
+    stage = "advance (positions from finite velocities)";
+  }
+  return fmt::format("{}, from the {} stage", body.empty() ? "a body" : body, stage);
+}
+
 // Notes the first solver switch, counts a failed step (keeping the first one's message) and
 // says whether the run must stop: a step that could not be computed at all (an inverted
 // element, a singular system) or a state that is no longer finite would make every later frame
 // garbage.
-bool RecordFailure(const StepReport& report, const State& state, int step, double t,
-                   RunSummary& summary) {
+bool RecordFailure(const Scene& scene, const StepReport& report, const State& state, int step,
+                   double t, RunSummary& summary) {
   if (!report.solver_switch.empty() && summary.solver_switch.empty()) {
     summary.solver_switch =
         fmt::format("step {} (t = {:.6g} s): {}", step, t, report.solver_switch);
   }
-  if (report.status != LcpStatus::kSolved && summary.failed_steps++ == 0) {
+  const bool broken =
+      report.status == LcpStatus::kNotApplicable || report.status == LcpStatus::kBadInput;
+  const bool finite = IsFinite(state);
+  // A non-finite state is a failed step whatever the solver said of its answer.
+  if ((report.status != LcpStatus::kSolved || !finite) && summary.failed_steps++ == 0) {
     summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}: {}", step, t,
                                         ToString(report.status), report.message);
   }
-  const bool broken =
-      report.status == LcpStatus::kNotApplicable || report.status == LcpStatus::kBadInput;
-  if (!broken && IsFinite(state)) return false;
-  summary.stopped = fmt::format("step {} (t = {:.6g} s) {} ({}: {}); the run stops there", step, t,
-                                broken ? "could not be computed" : "left a non-finite state",
-                                ToString(report.status), report.message);
+  if (!broken && finite) return false;
+  if (broken) {
+    summary.stopped =
+        fmt::format("step {} (t = {:.6g} s) could not be computed ({}: {}); the run stops there",
+                    step, t, ToString(report.status), report.message);
+  } else {
+    summary.stopped = fmt::format(
+        "step {} (t = {:.6g} s) left a non-finite state: {} (the solver said {}{}); the run "
+        "stops there",
+        step, t, DescribeNonFinite(scene, report, state), ToString(report.status),
+        report.message.empty() ? "" : ": " + report.message);
+  }
   return true;
+}
+
+// Adds one step's counts, maxima and accuracy measures to the run's.
+void Tally(const StepReport& report, RunTally& tally) {
+  RunSummary& summary = tally.summary;
+  summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
+  summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
+  summary.max_participating_dofs =
+      std::max(summary.max_participating_dofs, report.participating_dofs);
+  summary.unsupported_pairs = std::max(summary.unsupported_pairs, report.unsupported_pairs);
+  summary.max_step_us = std::max(summary.max_step_us, 1e6 * report.profile.Total());
+  ContactMetrics& w = summary.worst;
+  w.signorini = std::max(w.signorini, report.metrics.signorini);
+  w.cone = std::max(w.cone, report.metrics.cone);
+  w.dissipation = std::max(w.dissipation, report.metrics.dissipation);
+  w.misalignment = std::max(w.misalignment, report.metrics.misalignment);
+  w.gliding = std::max(w.gliding, report.metrics.gliding);
+  tally.contacts_sum += report.num_contacts();
+  tally.iterations_sum += report.iterations;
+  tally.factorizations_sum += report.factorizations;
+  tally.step_seconds_sum += report.profile.Total();
 }
 
 }  // namespace
 
-RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress) {
+RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress,
+                    const RunControl& control) {
   const Stopwatch clock;
-  RunSummary summary;
+  multibody::Data data = multibody::MakeData(scene.model);
+  State state = scene.initial;
+  RunTally tally;
+  int first_step = 0;
+  double initial_time = scene.initial.time;
+  if (control.resume != nullptr) {
+    const RunCheckpoint& c = *control.resume;
+    state.q = c.q;
+    state.v = c.v;
+    state.contacts = c.contacts;
+    state.deformables = c.deformables;
+    state.workspace.sap_factorization.Restore(c.sap_factor);
+    state.time = c.initial_time + c.steps_done * scene.time_step;
+    tally = c.tally;
+    first_step = c.steps_done;
+    initial_time = c.initial_time;
+  } else {
+    tally.summary.initial_energy = Energy(scene, data, state);
+  }
+  RunSummary& summary = tally.summary;
   summary.scene = scene.name;
   summary.formulation = std::string(scene.settings.formulation->name);
   summary.solver = scene.settings.formulation->solver_name(scene.settings);
-  multibody::Data data = multibody::MakeData(scene.model);
-  State state = scene.initial;
-  summary.initial_energy = Energy(scene, data, state);
+  const double wall_before = summary.wall_seconds;
+  // A checkpoint that cannot be kept stops the run: the user asked not to lose this run's work.
+  int checkpointed = -1;  // steps done at the last checkpoint kept
+  const auto keep_checkpoint = [&](int steps_done) {
+    if (!control.on_checkpoint || checkpointed == steps_done) return true;
+    checkpointed = steps_done;
+    summary.wall_seconds = wall_before + clock.Seconds();
+    const std::string error =
+        control.on_checkpoint(MakeCheckpoint(scene, state, steps_done, tally));
+    if (error.empty()) return true;
+    summary.stopped =
+        fmt::format("checkpoint after step {} (t = {:.6g} s) could not be written: {}", steps_done,
+                    state.time, error);
+    return false;
+  };
   const int total = scene.NumSteps();
   // The energy audit (energy_audit.h) covers rigid scenes whose actuators are explicit: SAP's
   // implicit PD drives do work that is not known outside the solver, and deformable bodies'
@@ -134,8 +239,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     kinetic = multibody::CalcKineticEnergy(scene.model, data);
     potential = multibody::CalcPotentialEnergy(scene.model, data);
   }
-  double contacts_sum = 0, iterations_sum = 0, factorizations_sum = 0, step_seconds_sum = 0;
-  for (int step = 0; step < total; ++step) {
+  for (int step = first_step; step < total; ++step) {
     const double t = state.time;
     // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
     // the others apply them as explicit torques.
@@ -152,12 +256,12 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       q_before = state.q;
       v_before = state.v;
     }
-    const StepReport report = Step(scene.model, data, scene.world, state, tau, scene.time_step,
-                                   scene.settings, drives, &scene.deformables);
+    const StepReport& report = Step(scene.model, data, scene.world, state, tau, scene.time_step,
+                                    scene.settings, drives, &scene.deformables);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
-    state.time = scene.initial.time + (step + 1) * scene.time_step;
-    const bool stop = RecordFailure(report, state, step, t, summary);
+    state.time = initial_time + (step + 1) * scene.time_step;
+    const bool stop = RecordFailure(scene, report, state, step, t, summary);
     if (audit && !stop) {
       EnergyAuditInput energy{
           t, scene.time_step, kinetic, potential, 0, 0, constrained || report.num_contacts() > 0};
@@ -170,27 +274,16 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
         summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}", step, t, gain);
       }
     }
-    summary.max_penetration = std::max(summary.max_penetration, report.max_penetration);
-    summary.max_contacts = std::max(summary.max_contacts, report.num_contacts());
-    summary.max_participating_dofs =
-        std::max(summary.max_participating_dofs, report.participating_dofs);
-    summary.unsupported_pairs = std::max(summary.unsupported_pairs, report.unsupported_pairs);
-    summary.max_step_us = std::max(summary.max_step_us, 1e6 * report.profile.Total());
-    ContactMetrics& w = summary.worst;
-    w.signorini = std::max(w.signorini, report.metrics.signorini);
-    w.cone = std::max(w.cone, report.metrics.cone);
-    w.dissipation = std::max(w.dissipation, report.metrics.dissipation);
-    w.misalignment = std::max(w.misalignment, report.metrics.misalignment);
-    w.gliding = std::max(w.gliding, report.metrics.gliding);
-    contacts_sum += report.num_contacts();
-    iterations_sum += report.iterations;
-    factorizations_sum += report.factorizations;
-    step_seconds_sum += report.profile.Total();
+    Tally(report, tally);
     if (recording != nullptr) {
       recording->steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
                                   report.residual, report.max_penetration, report.metrics,
                                   report.profile});
-      if (step % scene.record_every == 0) {
+      if (step % scene.record_every == 0 && stop) {
+        // The step that broke records where it started, without its (non-finite) contacts:
+        // the outputs written so far stay valid.
+        recording->frames.push_back(before);
+      } else if (step % scene.record_every == 0) {
         Frame frame = MakeFrame(state, &report);
         frame.time = before.time;
         frame.q = before.q;
@@ -201,20 +294,26 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     }
     summary.steps = step + 1;
     if (stop) break;
+    if (control.checkpoint_every > 0 && (step + 1) % control.checkpoint_every == 0 &&
+        !keep_checkpoint(step + 1)) {
+      break;
+    }
     if (progress && !progress(step + 1, total)) break;
   }
-  if (recording != nullptr && summary.stopped.empty()) {
-    recording->frames.push_back(MakeFrame(state, nullptr));
+  if (summary.stopped.empty()) {
+    if (recording != nullptr) recording->frames.push_back(MakeFrame(state, nullptr));
+    // A run that progress stopped early checkpoints where it stopped: that is how one pauses.
+    if (control.checkpoint_at_end) keep_checkpoint(summary.steps);
   }
   summary.sim_time = state.time;
   summary.final_energy = Energy(scene, data, state);
   summary.state_hash = HashState(state);
-  summary.wall_seconds = clock.Seconds();
+  summary.wall_seconds = wall_before + clock.Seconds();
   if (summary.steps > 0) {
-    summary.mean_step_us = 1e6 * step_seconds_sum / summary.steps;
-    summary.mean_contacts = contacts_sum / summary.steps;
-    summary.mean_iterations = iterations_sum / summary.steps;
-    summary.mean_factorizations = factorizations_sum / summary.steps;
+    summary.mean_step_us = 1e6 * tally.step_seconds_sum / summary.steps;
+    summary.mean_contacts = tally.contacts_sum / summary.steps;
+    summary.mean_iterations = tally.iterations_sum / summary.steps;
+    summary.mean_factorizations = tally.factorizations_sum / summary.steps;
   }
   return summary;
 }

@@ -70,9 +70,24 @@ struct RunSummary {
 // Called after every step with (steps done, total); return false to stop early.
 using ProgressCallback = std::function<bool(int, int)>;
 
-// Runs scene.NumSteps() steps from scene.initial. `recording` may be null.
+struct RunCheckpoint;  // checkpoint.h
+
+// Checkpoints and resuming (checkpoint.h).
+struct RunControl {
+  // Continue this run instead of starting from scene.initial (CheckResumable must accept it):
+  // steps, failures, maxima and means of the summary are those of the whole run.
+  const RunCheckpoint* resume = nullptr;
+  int checkpoint_every = 0;        // steps between checkpoints; 0: none on the way
+  bool checkpoint_at_end = false;  // also after the last step (or where progress stopped it)
+  // Receives each checkpoint; returns "" or why it could not be kept. A checkpoint that cannot
+  // be kept stops the run (RunSummary::stopped): going on would lose what the user asked to keep.
+  std::function<std::string(const RunCheckpoint&)> on_checkpoint;
+};
+
+// Runs scene.NumSteps() steps from scene.initial, or from control.resume to the same end.
+// `recording` may be null; a resumed run records from the checkpoint on.
 RunSummary Simulate(const Scene& scene, Recording* recording,
-                    const ProgressCallback& progress = nullptr);
+                    const ProgressCallback& progress = nullptr, const RunControl& control = {});
 
 std::uint64_t HashState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 std::uint64_t HashState(const State& state);  // q, v and every deformable body's x and v

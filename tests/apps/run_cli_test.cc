@@ -148,4 +148,49 @@ TEST(RunCli, InfoSummarizesTheModel) {
   EXPECT_NE(soft.out.find("deformable vertex contacts at t = 0: 0"), std::string::npos) << soft.out;
 }
 
+std::string StateHash(const Result& r) {
+  const auto at = r.out.find('{');
+  if (at == std::string::npos) return "no summary: " + r.out;
+  return nlohmann::json::parse(r.out.substr(at))["state_hash"].get<std::string>();
+}
+
+// A run checkpointed half-way and resumed with a longer --duration ends where the straight run
+// does; the resumed run says where it came from and keeps checkpointing into the same file.
+TEST(RunCli, ResumeContinuesToTheGivenEndBitIdentically) {
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_resume";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string checkpoint = (dir / "incline.ckpt").string();
+  const Result straight = RunCli("run " + kIncline + " --duration 0.2 --quiet --json", false);
+  ASSERT_EQ(straight.exit_code, 0) << straight.out;
+  Result r = RunCli("run " + kIncline + " --duration 0.1 --quiet --checkpoint " + checkpoint);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("checkpoint: " + checkpoint + " (after step 100, t = 0.1 s)"),
+            std::string::npos)
+      << r.out;
+  r = RunCli("run --resume " + checkpoint + " --duration 0.2 --quiet --checkpoint-every 0.05");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("200 steps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resumed from " + checkpoint + " after step 100 (t = 0.1 s)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("checkpoint: " + checkpoint + " (after step 200, t = 0.2 s)"),
+            std::string::npos)
+      << r.out;
+  // The file now holds step 200: resuming it again runs no step and ends in the same state.
+  const Result again = RunCli("run --resume " + checkpoint + " --quiet --json", false);
+  ASSERT_EQ(again.exit_code, 0) << again.out;
+  EXPECT_EQ(StateHash(again), StateHash(straight));
+  // A scene that changed since the checkpoint is not resumed as if it were the same run.
+  const std::string copy = (dir / "incline.yaml").string();
+  std::filesystem::copy_file(kIncline, copy);
+  r = RunCli("run " + copy + " --duration 0.1 --quiet --checkpoint " + checkpoint + " --force");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ofstream(copy, std::ios::app) << "# edited\n";
+  r = RunCli("run --resume " + checkpoint + " --duration 0.2 --quiet");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("changed since the checkpoint was written"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

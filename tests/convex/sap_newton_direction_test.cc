@@ -123,5 +123,29 @@ TEST(SapNewtonDirection, NotPositiveDefiniteIsReportedAndNeverReused) {
   EXPECT_TRUE(next.ok && next.factored);
 }
 
+// A checkpoint keeps the lagged factor as the matrix it came from: a factor rebuilt from its
+// source in a fresh object preconditions the next problem exactly as the original does, so the
+// CG direction is the same to the bit (what makes a resumed SAP run bit-identical).
+TEST(SapNewtonDirection, FactorRestoredFromItsSourceGivesTheSameDirectionBitForBit) {
+  Fixture f, resumed;
+  f.lagged.cg_tolerance = resumed.lagged.cg_tolerance = 1e-6;
+  ASSERT_TRUE(f.Solve(f.H0).factored);
+  const SapFactorizationSource source = f.factor.source();
+  EXPECT_EQ(source.lower.rows(), Fixture::kN);
+  EXPECT_EQ(source.tag, f.factor.tag());
+  ASSERT_TRUE(resumed.factor.Restore(source));
+  const NewtonDirection original = f.Solve(f.H1), again = resumed.Solve(resumed.H1);
+  ASSERT_FALSE(original.factored);  // the lagged factor preconditioned CG in both
+  ASSERT_FALSE(again.factored);
+  EXPECT_EQ(original.cg_iterations, again.cg_iterations);
+  ASSERT_EQ(original.dv.size(), again.dv.size());
+  for (Eigen::Index i = 0; i < original.dv.size(); ++i) EXPECT_EQ(original.dv[i], again.dv[i]);
+  EXPECT_LT(f.LinearResidual(f.H1, original), 1e-5);  // and it is an answer, not just equal
+  // An empty source (no factorization yet) restores nothing and preconditions nothing.
+  SapFactorization empty;
+  EXPECT_TRUE(empty.Restore(SapFactorizationSource{}));
+  EXPECT_TRUE(empty.tag().empty());
+}
+
 }  // namespace
 }  // namespace coulomb::convex

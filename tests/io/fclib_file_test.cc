@@ -1,5 +1,6 @@
 #include "coulomb/io/fclib_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -83,8 +84,8 @@ Eigen::MatrixXd Dense(const fclib_matrix& m) {
 // the certificate is computed from the raw global data with a dense Cholesky of M, not from the
 // condensed W, q: v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
 TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquations) {
-  const std::string path = std::string(COULOMB_DATA_DIR) +
-                           "/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5";
+  const std::string path = fmt::format(
+      "{}/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5", COULOMB_DATA_DIR);
   ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadFrictionContactFile(path);
   ASSERT_TRUE(p.ok()) << p.error().ToString();
