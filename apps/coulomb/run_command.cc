@@ -58,22 +58,33 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   return sim::ValidateScene(scene);
 }
 
+// How a run's recording is kept: not at all, streamed to --out and dropped from memory, or held
+// whole (the HTML replay and the deformable arrays are written from every frame at the end).
+enum class Keeping { kNothing, kStreamed, kInMemory };
+
 // A run whose length is absurd for its time step says so before it starts: a recording that
-// cannot fit in memory is refused (it would be lost at the end), a very long run is announced.
-std::string CheckRunLength(const sim::Scene& scene, bool record) {
+// cannot fit in memory (it would be lost at the end) or whose files would take more than 32 GiB
+// is refused, and a very long run is announced.
+std::string CheckRunLength(const sim::Scene& scene, Keeping keeping) {
   const double steps = std::round(scene.duration / scene.time_step);
-  if (record) {
-    double per_frame = 8.0 * static_cast<double>(scene.model.nq + scene.model.nv) + 64;
+  const double frames = steps / scene.record_every;
+  const double coordinates = static_cast<double>(scene.model.nq + scene.model.nv);
+  const auto refuse = [&](double bytes, const char* where, int limit_gib) {
+    return fmt::format(
+        "recording {:.3g} steps of {} s would hold ~{:.1f} GiB {} (more than {}): raise "
+        "record_every in the scene, shorten --duration or lengthen --dt",
+        steps, scene.time_step, bytes / (1 << 30), where, limit_gib);
+  };
+  if (keeping == Keeping::kInMemory) {
+    double per_frame = 8.0 * coordinates + 64;
     for (const fem::FemBody& b : scene.deformables.bodies)
       per_frame += 4.0 * 3 * b.rest.num_vertices();  // float32 vertex positions
-    const double bytes = steps / scene.record_every * per_frame + steps * sizeof(sim::StepRecord);
-    constexpr double kLimit = 8.0 * (1 << 30);
-    if (bytes > kLimit) {
-      return fmt::format(
-          "recording {:.3g} steps of {} s would hold ~{:.1f} GiB in memory (more than 8): raise "
-          "record_every in the scene, shorten --duration or lengthen --dt",
-          steps, scene.time_step, bytes / (1 << 30));
-    }
+    const double bytes = frames * per_frame + steps * sizeof(sim::StepRecord);
+    if (bytes > 8.0 * (1 << 30)) return refuse(bytes, "in memory", 8);
+  } else if (keeping == Keeping::kStreamed) {
+    // trajectory.csv: ~25 characters per number; steps.csv: ~150 per row.
+    const double bytes = frames * (25 * coordinates + 12) + steps * 150;
+    if (bytes > 32.0 * (1 << 30)) return refuse(bytes, "of files in --out", 32);
   }
   if (steps > 1e6) {
     fmt::print(stderr, "note: {:.3g} steps of {} s for {} s of simulated time; a long run\n", steps,
@@ -216,7 +227,13 @@ int RunScene(const RunOptions& given) {
     if (auto e = io::CheckHtmlReplayPath(options.html, options.force)) return Fail(e->ToString());
   }
   const bool record = !options.out_dir.empty() || !options.html.empty();
-  if (std::string defect = CheckRunLength(scene, record); !defect.empty()) return Fail(defect);
+  // Only the HTML replay and the deformable arrays need every frame at the end; without them
+  // the rows written are dropped from memory (a long --out run does not grow).
+  const bool keep_frames = !options.html.empty() || (record && !scene.deformables.empty());
+  const Keeping keeping = keep_frames ? Keeping::kInMemory
+                          : record    ? Keeping::kStreamed
+                                      : Keeping::kNothing;
+  if (std::string defect = CheckRunLength(scene, keeping); !defect.empty()) return Fail(defect);
   sim::Recording recording;
   sim::RunControl control;
   control.resume = plan.resume ? &plan.resume->checkpoint : nullptr;
@@ -241,7 +258,9 @@ int RunScene(const RunOptions& given) {
   std::optional<InputError> stream_error;
   const sim::ProgressCallback display = MakeProgress(options.quiet);
   const sim::ProgressCallback progress = [&](int done, int total) {
-    if (!options.out_dir.empty() && !stream_error) stream_error = stream.Append(recording);
+    if (!options.out_dir.empty() && !stream_error) {
+      stream_error = keep_frames ? stream.Append(recording) : stream.AppendAndRelease(recording);
+    }
     if (stream_error || g_interrupted != 0) return false;
     return !display || display(done, total);
   };

@@ -237,6 +237,14 @@ std::optional<InputError> RunOutputStream::Append(const sim::Recording& recordin
   return std::nullopt;
 }
 
+std::optional<InputError> RunOutputStream::AppendAndRelease(sim::Recording& recording) {
+  if (auto e = Append(recording)) return e;
+  recording.frames.clear();
+  recording.steps.clear();
+  frames_written_ = steps_written_ = 0;
+  return std::nullopt;
+}
+
 std::optional<InputError> RunOutputStream::Finish(const sim::Scene& scene,
                                                   const sim::Recording& recording,
                                                   const sim::RunSummary& summary) {

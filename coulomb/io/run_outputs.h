@@ -42,6 +42,9 @@ class RunOutputStream {
   std::optional<InputError> Open(const sim::Scene& scene, const std::string& directory,
                                  bool overwrite);
   std::optional<InputError> Append(const sim::Recording& recording);
+  // Append, then empties the recording's frames and steps, so a long run that keeps nothing
+  // else from its recording (no HTML replay, no deformable bodies) holds no more than a frame.
+  std::optional<InputError> AppendAndRelease(sim::Recording& recording);
   std::optional<InputError> Finish(const sim::Scene& scene, const sim::Recording& recording,
                                    const sim::RunSummary& summary);
 
