@@ -201,6 +201,35 @@ std::string PlanCheckpoints(const RunOptions& o, const sim::Scene& scene, Checkp
   return "";
 }
 
+// The run's summary on stdout: JSON, or the lines a user reads (where it resumed from, where
+// its checkpoint and outputs are).
+void PrintSummary(const RunOptions& options, const sim::Scene& scene, const CheckpointPlan& plan,
+                  int last_checkpoint, const sim::RunSummary& summary) {
+  if (options.json) {
+    fmt::print("{}", io::FormatSummaryJson(summary));
+  } else {
+    fmt::print("{}: {} steps of {} s ({} s simulated) with {} / {}\n", scene.name, summary.steps,
+               scene.time_step, summary.sim_time, summary.formulation, summary.solver);
+    fmt::print("  wall {:.3f} s, {:.1f} us/step (max {:.1f}), contacts mean {:.1f} max {}\n",
+               summary.wall_seconds, summary.mean_step_us, summary.max_step_us,
+               summary.mean_contacts, summary.max_contacts);
+    fmt::print("  max penetration {:.3e} m, failed steps {}, energy {:.6g} -> {:.6g} J\n",
+               summary.max_penetration, summary.failed_steps, summary.initial_energy,
+               summary.final_energy);
+    if (plan.resume) {
+      fmt::print("  resumed from {} after step {} (t = {:.6g} s)\n", options.resume,
+                 plan.resume->checkpoint.steps_done,
+                 scene.initial.time + plan.resume->checkpoint.steps_done * scene.time_step);
+    }
+    if (last_checkpoint >= 0) {
+      fmt::print("  checkpoint: {} (after step {}, t = {:.6g} s)\n", plan.path, last_checkpoint,
+                 scene.initial.time + last_checkpoint * scene.time_step);
+    }
+    if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
+    if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
+  }
+}
+
 }  // namespace
 
 int RunScene(const RunOptions& given) {
@@ -277,29 +306,7 @@ int RunScene(const RunOptions& given) {
       return Fail(e->ToString());
     }
   }
-  if (options.json) {
-    fmt::print("{}", io::FormatSummaryJson(summary));
-  } else {
-    fmt::print("{}: {} steps of {} s ({} s simulated) with {} / {}\n", scene.name, summary.steps,
-               scene.time_step, summary.sim_time, summary.formulation, summary.solver);
-    fmt::print("  wall {:.3f} s, {:.1f} us/step (max {:.1f}), contacts mean {:.1f} max {}\n",
-               summary.wall_seconds, summary.mean_step_us, summary.max_step_us,
-               summary.mean_contacts, summary.max_contacts);
-    fmt::print("  max penetration {:.3e} m, failed steps {}, energy {:.6g} -> {:.6g} J\n",
-               summary.max_penetration, summary.failed_steps, summary.initial_energy,
-               summary.final_energy);
-    if (plan.resume) {
-      fmt::print("  resumed from {} after step {} (t = {:.6g} s)\n", options.resume,
-                 plan.resume->checkpoint.steps_done,
-                 scene.initial.time + plan.resume->checkpoint.steps_done * scene.time_step);
-    }
-    if (last_checkpoint >= 0) {
-      fmt::print("  checkpoint: {} (after step {}, t = {:.6g} s)\n", plan.path, last_checkpoint,
-                 scene.initial.time + last_checkpoint * scene.time_step);
-    }
-    if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
-    if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
-  }
+  PrintSummary(options, scene, plan, last_checkpoint, summary);
   if (!summary.stopped.empty()) fmt::print(stderr, "error: {}\n", summary.stopped);
   if (!summary.solver_switch.empty()) {
     fmt::print(stderr, "note: from {}\n", summary.solver_switch);

@@ -179,6 +179,45 @@ void Tally(const StepReport& report, RunTally& tally) {
   tally.step_seconds_sum += report.profile.Total();
 }
 
+// Records one step: its StepRecord and, every record_every steps, the frame it started from
+// with its contacts (the step that broke records its start without them).
+void Record(const State& state, const StepReport& report, int step, double t, bool stop,
+            int record_every, const Frame& before, Recording& recording) {
+  recording.steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
+                             report.residual, report.max_penetration, report.metrics,
+                             report.profile});
+  if (step % record_every == 0 && stop) {
+    // The step that broke records where it started, without its (non-finite) contacts:
+    // the outputs written so far stay valid.
+    recording.frames.push_back(before);
+  } else if (step % record_every == 0) {
+    Frame frame = MakeFrame(state, &report);
+    frame.time = before.time;
+    frame.q = before.q;
+    frame.v = before.v;
+    frame.deformables = before.deformables;
+    recording.frames.push_back(std::move(frame));
+  }
+}
+
+// Where a run starts: scene.initial (and its energy), or the checkpoint it resumes, whose state,
+// warm start, lagged SAP factor and tally so far it takes. Returns the first step to take.
+int StartRun(const Scene& scene, const RunCheckpoint* resume, multibody::Data& data, State& state,
+             RunTally& tally) {
+  if (resume == nullptr) {
+    tally.summary.initial_energy = Energy(scene, data, state);
+    return 0;
+  }
+  state.q = resume->q;
+  state.v = resume->v;
+  state.contacts = resume->contacts;
+  state.deformables = resume->deformables;
+  state.workspace.sap_factorization.Restore(resume->sap_factor);
+  state.time = resume->initial_time + resume->steps_done * scene.time_step;
+  tally = resume->tally;
+  return resume->steps_done;
+}
+
 }  // namespace
 
 RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress,
@@ -187,22 +226,9 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   multibody::Data data = multibody::MakeData(scene.model);
   State state = scene.initial;
   RunTally tally;
-  int first_step = 0;
-  double initial_time = scene.initial.time;
-  if (control.resume != nullptr) {
-    const RunCheckpoint& c = *control.resume;
-    state.q = c.q;
-    state.v = c.v;
-    state.contacts = c.contacts;
-    state.deformables = c.deformables;
-    state.workspace.sap_factorization.Restore(c.sap_factor);
-    state.time = c.initial_time + c.steps_done * scene.time_step;
-    tally = c.tally;
-    first_step = c.steps_done;
-    initial_time = c.initial_time;
-  } else {
-    tally.summary.initial_energy = Energy(scene, data, state);
-  }
+  const int first_step = StartRun(scene, control.resume, data, state, tally);
+  const double initial_time =
+      control.resume != nullptr ? control.resume->initial_time : scene.initial.time;
   RunSummary& summary = tally.summary;
   summary.scene = scene.name;
   summary.formulation = std::string(scene.settings.formulation->name);
@@ -275,23 +301,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       }
     }
     Tally(report, tally);
-    if (recording != nullptr) {
-      recording->steps.push_back({step, t, report.num_contacts(), report.status, report.iterations,
-                                  report.residual, report.max_penetration, report.metrics,
-                                  report.profile});
-      if (step % scene.record_every == 0 && stop) {
-        // The step that broke records where it started, without its (non-finite) contacts:
-        // the outputs written so far stay valid.
-        recording->frames.push_back(before);
-      } else if (step % scene.record_every == 0) {
-        Frame frame = MakeFrame(state, &report);
-        frame.time = before.time;
-        frame.q = before.q;
-        frame.v = before.v;
-        frame.deformables = before.deformables;
-        recording->frames.push_back(std::move(frame));
-      }
-    }
+    if (recording != nullptr)
+      Record(state, report, step, t, stop, scene.record_every, before, *recording);
     summary.steps = step + 1;
     if (stop) break;
     if (control.checkpoint_every > 0 && (step + 1) % control.checkpoint_every == 0 &&
