@@ -24,11 +24,10 @@ export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 # BenchTrinkleCli runs paper 1's whole quick study (350 data sets), seconds in Release.
 ctest --test-dir "$build" --output-on-failure -j2 -LE slow -E 'BenchTrinkleCli'
 if [ "$fuzz_seconds" != 0 ]; then
-  # fuzz_fclib is left out until FCLib files are read without libfclib, whose reader calls
-  # exit(1) on a malformed dataset (docs/fuzzing.md, "Open").
-  # Three at a time on CI's two cores: 60 s of wall time each, in three rounds instead of five.
-  bash scripts/fuzz.sh --build "$build" --seconds "$fuzz_seconds" --jobs 3 fuzz_scene fuzz_urdf \
-    fuzz_obj fuzz_tet_msh fuzz_tet_vtk fuzz_tet_medit fuzz_lcp fuzz_friction_contact \
-    fuzz_checkpoint
+  # Four at a time on CI's two cores: 60 s of wall time each, in three rounds instead of five
+  # (each target gets half a core, so a slow input is given 30 s before it counts as a hang).
+  bash scripts/fuzz.sh --build "$build" --seconds "$fuzz_seconds" --jobs 4 --timeout 30 \
+    fuzz_scene fuzz_urdf fuzz_obj fuzz_tet_msh fuzz_tet_vtk fuzz_tet_medit fuzz_lcp \
+    fuzz_friction_contact fuzz_fclib fuzz_checkpoint
 fi
 echo "sanitize.sh: done in $(( $(date +%s) - start )) s"
