@@ -1,7 +1,9 @@
 #pragma once
-// FCLib local problems (HDF5, `/fclib_local`), read and written through Debian's libfclib
-// (Apache-2.0) rather than hand-written HDF5 code. Only 3D local problems without the optional
-// V, R, s blocks are supported; anything else is reported as an error naming the field.
+// FCLib problems (HDF5, `/fclib_local` and `/fclib_global`). Read with libhdf5's own API in a
+// child process (io/hdf5_reader.h: libfclib's reader exits the program on a malformed dataset,
+// and libhdf5 can crash on a damaged file), checked dataset by dataset here; written through
+// Debian's libfclib (Apache-2.0). Only 3D local problems without the optional V, R, s blocks, and
+// global ones without G, are supported; anything else is an error naming the dataset.
 
 #include <optional>
 #include <string>

@@ -10,6 +10,19 @@
 #include <csignal>
 #include <cstring>
 
+// Under AddressSanitizer (the sanitizer and fuzz builds) a crash the child's library makes is
+// reported by the sanitizer, which then runs the process's death callback: libFuzzer's writes the
+// input as a "crash" of the fuzz target although the parent handles it. The child clears it.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/common_interface_defs.h>
+#define COULOMB_CLEAR_SANITIZER_DEATH_CALLBACK() __sanitizer_set_death_callback(nullptr)
+#endif
+#endif
+#ifndef COULOMB_CLEAR_SANITIZER_DEATH_CALLBACK
+#define COULOMB_CLEAR_SANITIZER_DEATH_CALLBACK()
+#endif
+
 namespace coulomb::io {
 namespace {
 
@@ -68,8 +81,9 @@ Expected<std::string> RunIsolated(const std::function<std::string()>& work, std:
     // A crash of the child kills it and nothing else: handlers the caller installed (a crash
     // reporter, a sanitizer's or fuzzer's report of a "crash" that is in fact handled here) do not
     // run. Ctrl-C ends the child at once; the parent decides what it means.
-    for (const int crash : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGPIPE})
+    for (const int crash : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGPIPE})
       signal(crash, SIG_DFL);
+    COULOMB_CLEAR_SANITIZER_DEATH_CALLBACK();
     WriteAll(pipe_ends[1], work());
     _exit(0);
   }
