@@ -169,7 +169,7 @@ struct Options {
   double beta = FormulationSettings{}.sap.regularization.beta;
   double sigma = FormulationSettings{}.sap.regularization.sigma;
   convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
-  bool try_full_step = convex::LineSearchSettings{}.try_full_step;
+  bool try_full_step = math::LineSearchSettings{}.try_full_step;
 };
 
 // The runs' settings from the command-line names; empty (with a message) on a bad name.

@@ -46,7 +46,7 @@ Shape MeshCube(double half) {
 // 1 000 bodies (half boxes, half spheres, 5 cm) packed on a 10 × 10 grid, 10 layers, jittered
 // so that neighbours touch, in a 1 m bin made of five static half-spaces (or, with `meshes`,
 // mesh cubes and spheres on a triangle-mesh floor inside four half-space walls).
-CollisionWorld Bin(std::vector<multibody::Transform>& poses, bool meshes) {
+CollisionWorld Bin(std::vector<math::Transform>& poses, bool meshes) {
   CollisionWorld world;
   SplitMix64 rng(7);
   const Shape cube = meshes ? MeshCube(0.05) : Shape(Box{Eigen::Vector3d::Constant(0.05)});
@@ -81,7 +81,7 @@ CollisionWorld Bin(std::vector<multibody::Transform>& poses, bool meshes) {
 
 // The whole first stage of a step: AABBs, sweep-and-prune, filters, narrow phase, ContactSet.
 void BM_BinFindContacts(benchmark::State& state) {
-  std::vector<multibody::Transform> poses;
+  std::vector<math::Transform> poses;
   const CollisionWorld world = Bin(poses, state.range(0) != 0);
   ContactDetection detection;
   for (auto _ : state) {

@@ -44,12 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto file = coulomb::io::ParseCheckpoint(bytes, "fuzz.ckpt");
   if (!file.ok()) return 0;
   const coulomb::sim::RunCheckpoint& c = file.value().checkpoint;
-  const coulomb::convex::SapFactorizationSource& factor = c.sap_factor;
+  const coulomb::math::CholeskySource& factor = c.sap_factor;
   if (factor.lower.rows() != factor.lower.cols())
     coulomb::fuzz::Broken("checkpoint accepted with a non-square SAP factor");
   (void)coulomb::sim::CheckResumable(DropScene(), c);
   if (factor.lower.rows() > 0 && factor.lower.rows() <= 64) {
-    coulomb::convex::SapFactorization rebuilt;
+    coulomb::math::CholeskyFactor rebuilt;
     if (!rebuilt.Restore(factor) && !rebuilt.tag().empty())
       coulomb::fuzz::Broken("a factor that failed to rebuild keeps its tag");
   }

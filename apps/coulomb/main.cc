@@ -48,6 +48,11 @@ std::string FormulationHelp() {
   return help;
 }
 
+constexpr const char* kSetHelp =
+    "KEY=VALUE: set a scene setting without editing the file (time_step=5e-4, "
+    "solver.tolerance=1e-8, gravity=[0,0,-1.62]); repeatable, applied in order; "
+    "`coulomb info --settings-reference` lists the keys";
+
 // `coulomb run SCENE`: simulate a scene file.
 CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scene file (YAML)");
@@ -60,6 +65,7 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
                       "formulation (default: the scene's)");
   run_cmd->add_option("--dt", run.time_step, "time step, s (default: the scene's)");
   run_cmd->add_option("--duration", run.duration, "simulated time, s (default: the scene's)");
+  run_cmd->add_option("--set", run.settings, kSetHelp)->allow_extra_args(false);
   // A path that looks like an option is a forgotten value (`--out --quiet` made a folder
   // named --quiet).
   const auto not_an_option = CLI::Validator(
@@ -92,10 +98,15 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
 }
 
 // `coulomb info SCENE`.
-CLI::App* AddInfoCommand(CLI::App& app, std::string& info_scene) {
+CLI::App* AddInfoCommand(CLI::App& app, coulomb::app::InfoOptions& info) {
   CLI::App* info_cmd =
       app.add_subcommand("info", "Summarize a scene: bodies, DoFs, shapes, contacts at t = 0");
-  info_cmd->add_option("scene", info_scene, "scene file")->required();
+  info_cmd->add_option("scene", info.scene, "scene file");
+  info_cmd->add_option("--set", info.settings, kSetHelp)->allow_extra_args(false);
+  info_cmd->add_flag("--settings", info.print_settings,
+                     "print the scene's effective settings as YAML (a scene file reads them back)");
+  info_cmd->add_flag("--settings-reference", info.reference,
+                     "print every setting: type, unit, default, range, formulations (Markdown)");
   return info_cmd;
 }
 
@@ -166,13 +177,13 @@ int Run(int argc, char** argv) {
 
   coulomb::app::SolveOptions solve;
   coulomb::app::RunOptions run;
-  std::string info_scene;
+  coulomb::app::InfoOptions info;
   coulomb::app::TrinkleStudyOptions study;
   coulomb::peers::PeersBenchOptions peers;
   coulomb::paper2::Paper2Options paper2;
   CLI::App* solve_cmd = AddSolveCommand(app, solve);
   CLI::App* run_cmd = AddRunCommand(app, run);
-  CLI::App* info_cmd = AddInfoCommand(app, info_scene);
+  CLI::App* info_cmd = AddInfoCommand(app, info);
   CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
   bench_cmd->require_subcommand(1);
   CLI::App* trinkle_cmd = AddTrinkleCommand(*bench_cmd, study);
@@ -188,7 +199,7 @@ int Run(int argc, char** argv) {
   }
   if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
   if (run_cmd->parsed()) return coulomb::app::RunScene(run);
-  if (info_cmd->parsed()) return coulomb::app::RunInfo(info_scene);
+  if (info_cmd->parsed()) return coulomb::app::RunInfo(info);
   if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
   if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
   if (paper2_cmd->parsed()) return coulomb::paper2::RunPaper2Bench(paper2);

@@ -13,6 +13,7 @@
 #include "coulomb/io/html_replay.h"
 #include "coulomb/io/run_outputs.h"
 #include "coulomb/io/scene_file.h"
+#include "coulomb/io/scene_settings.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::app {
@@ -38,6 +39,11 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
       return "--formulation: unknown '" + o.formulation + "' (" + FormulationNames() + ")";
     }
     scene.settings.formulation = formulation;
+  }
+  for (const std::string& assignment : o.settings) {
+    if (std::string error = io::ApplySettingOverride(assignment, scene); !error.empty()) {
+      return "--set " + error;
+    }
   }
   if (!o.solver.empty()) {
     const std::string error = scene.settings.formulation->select_solver(o.solver, scene.settings);
@@ -128,8 +134,9 @@ struct CheckpointPlan {
 // time step, and the duration unless --duration gives the end time). "" or what is wrong.
 std::string ReadResume(RunOptions& o, CheckpointPlan& plan) {
   if (o.resume.empty()) return o.scene.empty() ? "run: give a scene file (or --resume FILE)" : "";
-  if (!o.formulation.empty() || !o.solver.empty() || o.time_step) {
-    return "--resume: --formulation, --solver and --dt are the checkpointed run's; a resumed run "
+  if (!o.formulation.empty() || !o.solver.empty() || o.time_step || !o.settings.empty()) {
+    return "--resume: --formulation, --solver, --set and --dt are the checkpointed run's; a "
+           "resumed run "
            "cannot change them (it would not continue the same run)";
   }
   Expected<io::CheckpointFile> read = io::ReadCheckpointFile(o.resume);
@@ -138,6 +145,7 @@ std::string ReadResume(RunOptions& o, CheckpointPlan& plan) {
   if (o.scene.empty()) o.scene = plan.resume->scene_path;
   o.formulation = plan.resume->formulation;
   o.solver = plan.resume->solver;
+  o.settings = plan.resume->settings;
   o.time_step = plan.resume->checkpoint.time_step;
   if (!o.duration) o.duration = plan.resume->duration;
   return "";
@@ -271,8 +279,9 @@ int RunScene(const RunOptions& given) {
   int last_checkpoint = -1;
   if (!plan.path.empty()) {
     control.on_checkpoint = [&](const sim::RunCheckpoint& checkpoint) {
-      const io::CheckpointFile file{plan.scene_path, plan.scene_hash, options.formulation,
-                                    options.solver,  scene.duration,  checkpoint};
+      const io::CheckpointFile file{plan.scene_path, plan.scene_hash,  options.formulation,
+                                    options.solver,  options.settings, scene.duration,
+                                    checkpoint};
       if (auto e = io::WriteCheckpointFile(plan.path, file)) return e->ToString();
       last_checkpoint = checkpoint.steps_done;
       return std::string();
@@ -325,10 +334,26 @@ int RunScene(const RunOptions& given) {
   return 0;
 }
 
-int RunInfo(const std::string& scene_path) {
+int RunInfo(const InfoOptions& options) {
+  if (options.reference) {
+    fmt::print("{}", io::SettingsReferenceMarkdown());
+    return 0;
+  }
+  if (options.scene.empty()) return Fail("info: give a scene file (or --settings-reference)");
+  const std::string& scene_path = options.scene;
   Expected<sim::Scene> loaded = io::ReadSceneFile(scene_path);
   if (!loaded.ok()) return Fail(loaded.error().ToString());
-  const sim::Scene& scene = loaded.value();
+  sim::Scene& scene = loaded.value();
+  for (const std::string& assignment : options.settings) {
+    if (std::string error = io::ApplySettingOverride(assignment, scene); !error.empty()) {
+      return Fail("--set " + error);
+    }
+  }
+  if (std::string defect = sim::ValidateScene(scene); !defect.empty()) return Fail(defect);
+  if (options.print_settings) {
+    fmt::print("{}", io::EffectiveSettingsYaml(scene));
+    return 0;
+  }
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
   fmt::print("scene {} ({})\n", scene.name, scene_path);
   fmt::print("  {} bodies, nq = {}, nv = {}, total mass {:.6g} kg\n", scene.model.bodies.size(),

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace coulomb::app {
 
@@ -12,6 +13,7 @@ struct RunOptions {
   std::string solver;                      // idem
   std::optional<double> time_step;         // s; unset: the scene's
   std::optional<double> duration;          // s; unset: the scene's
+  std::vector<std::string> settings;       // --set KEY=VALUE, applied in order (scene_settings.h)
   std::string out_dir;                     // trajectory.csv, steps.csv, summary.json ("" : none)
   std::string html;                        // self-contained replay ("" : none)
   std::string checkpoint;                  // keep a checkpoint here ("" : none)
@@ -25,6 +27,15 @@ struct RunOptions {
 // Exit codes: 0 every step solved, 1 some steps failed (the summary says which first),
 // 2 bad input (file, line and key on stderr).
 int RunScene(const RunOptions& options);
-int RunInfo(const std::string& scene_path);
+
+// `coulomb info`: a scene's summary, or with `settings` its effective settings as YAML
+// (after the --set overrides), or with `reference` the table of every setting (Markdown).
+struct InfoOptions {
+  std::string scene;
+  std::vector<std::string> settings;  // --set KEY=VALUE
+  bool print_settings = false;        // --settings
+  bool reference = false;             // --settings-reference
+};
+int RunInfo(const InfoOptions& options);
 
 }  // namespace coulomb::app

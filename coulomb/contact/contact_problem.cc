@@ -111,10 +111,10 @@ void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q
 }
 
 // World pose and 6 × nv frame Jacobian (linear at point p_B, angular) of a body, or of the world.
-std::pair<multibody::Transform, Eigen::MatrixXd> FrameOf(const multibody::Model& model,
-                                                         const multibody::Data& data, int body,
-                                                         const Eigen::Vector3d& p_B) {
-  if (body < 0) return {multibody::Transform{}, Eigen::MatrixXd::Zero(6, model.nv)};
+std::pair<math::Transform, Eigen::MatrixXd> FrameOf(const multibody::Model& model,
+                                                    const multibody::Data& data, int body,
+                                                    const Eigen::Vector3d& p_B) {
+  if (body < 0) return {math::Transform{}, Eigen::MatrixXd::Zero(6, model.nv)};
   return {data.X_world[body], multibody::CalcFrameJacobian(model, data, body, p_B)};
 }
 
@@ -129,7 +129,7 @@ void AddHolonomicConstraints(const multibody::Model& model, const multibody::Dat
     const Eigen::Vector3d p_on_A =
         w.body_a < 0 ? Eigen::Vector3d(X_B.p) : data.X_world[w.body_a].Inverse().Apply(X_B.p);
     const auto [X_A, J_A] = FrameOf(model, data, w.body_a, p_on_A);
-    const multibody::Transform target = X_A * w.X_AB;
+    const math::Transform target = X_A * w.X_AB;
     const Eigen::AngleAxisd error(X_B.R * target.R.transpose());
     BilateralConstraint weld{"weld '" + w.name + "'", J_B - J_A, Eigen::VectorXd(6)};
     weld.g0 << X_B.p - target.p, error.angle() * error.axis();

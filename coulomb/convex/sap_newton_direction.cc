@@ -16,7 +16,7 @@ constexpr int kMinCgBudget = 4;
 // x = 0. Returns true once the scaled residual meets the tolerance within the iteration budget.
 bool PreconditionedCg(const Eigen::SparseMatrix<double>& lower, const Eigen::VectorXd& b,
                       const Eigen::VectorXd& scale, double tolerance, int budget,
-                      const SapFactorization& factor, Eigen::VectorXd& x, int& iterations) {
+                      const math::CholeskyFactor& factor, Eigen::VectorXd& x, int& iterations) {
   const auto H = lower.selfadjointView<Eigen::Lower>();
   x = Eigen::VectorXd::Zero(b.size());
   Eigen::VectorXd r = b;
@@ -45,10 +45,10 @@ bool PreconditionedCg(const Eigen::SparseMatrix<double>& lower, const Eigen::Vec
 
 NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
                                      const Eigen::VectorXd& gradient, const Eigen::VectorXd& scale,
-                                     const std::vector<int>& cliques, SparseCholesky method,
-                                     FillOrdering ordering,
+                                     const std::vector<int>& cliques, math::CholeskyMethod method,
+                                     math::FillOrdering ordering,
                                      const LaggedFactorizationSettings& lagged,
-                                     SapFactorization& factor) {
+                                     math::CholeskyFactor& factor) {
   NewtonDirection out;
   const Eigen::VectorXd b = -gradient;
   // The same cliques may bring different sizes (a deformable body's participating vertices).

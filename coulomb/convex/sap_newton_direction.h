@@ -17,7 +17,7 @@
 #include <Eigen/Sparse>
 #include <vector>
 
-#include "coulomb/convex/sap_factorization.h"
+#include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb::convex {
 
@@ -31,7 +31,7 @@ struct LaggedFactorizationSettings {
   // purpose: 0.1 beat 0.01 (700 ms/step) and 0.3 (598 ms/step, 47 Newton iterations) at 500.
   double cg_tolerance = 0.1;
   // The CG budget is also capped at this share of a factorization's cost, counted in solves
-  // (SapFactorization::SolvesPerFactorization), so a failed reuse wastes at most that much and
+  // (math::CholeskyFactor::SolvesPerFactorization), so a failed reuse wastes at most that much and
   // problems whose factorization is cheap (fewer than 4 solves' worth affordable) always factor.
   double max_factorization_share = 0.5;
   // Below this many flops (CHOLMOD's count; 2 Mflop is about a millisecond here) a
@@ -58,9 +58,9 @@ struct NewtonDirection {
 // back to a fresh factorization.
 NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
                                      const Eigen::VectorXd& gradient, const Eigen::VectorXd& scale,
-                                     const std::vector<int>& cliques, SparseCholesky method,
-                                     FillOrdering ordering,
+                                     const std::vector<int>& cliques, math::CholeskyMethod method,
+                                     math::FillOrdering ordering,
                                      const LaggedFactorizationSettings& lagged,
-                                     SapFactorization& factor);
+                                     math::CholeskyFactor& factor);
 
 }  // namespace coulomb::convex

@@ -25,15 +25,15 @@ constexpr NameTable<SapSolverParams::LineSearch, 2> kLineSearchNames = {{
     {SapSolverParams::LineSearch::kBacktracking, "backtracking"},
 }};
 
-constexpr NameTable<SparseCholesky, 3> kCholeskyNames = {{
-    {SparseCholesky::kAuto, "auto"},
-    {SparseCholesky::kSupernodal, "supernodal"},
-    {SparseCholesky::kSimplicial, "simplicial"},
+constexpr NameTable<math::CholeskyMethod, 3> kCholeskyNames = {{
+    {math::CholeskyMethod::kAuto, "auto"},
+    {math::CholeskyMethod::kSupernodal, "supernodal"},
+    {math::CholeskyMethod::kSimplicial, "simplicial"},
 }};
 
-constexpr NameTable<FillOrdering, 2> kOrderingNames = {{
-    {FillOrdering::kAmd, "amd"},
-    {FillOrdering::kMetis, "metis"},
+constexpr NameTable<math::FillOrdering, 2> kOrderingNames = {{
+    {math::FillOrdering::kAmd, "amd"},
+    {math::FillOrdering::kMetis, "metis"},
 }};
 
 // ℓ, ∇ℓ and the impulses at one iterate.
@@ -79,10 +79,10 @@ class LineOfDescent {
     slope0_ = dp.dot(it.v - model.v_star);
     curvature_ = dv.dot(dp);
   }
-  LineSample operator()(double alpha) const {
+  math::LineSample operator()(double alpha) const {
     const ConstraintsEvaluation e =
         EvaluateConstraints(problem_, model_, it_.v_c + alpha * dv_c_, true);
-    LineSample s;
+    math::LineSample s;
     s.cost = quadratic0_ + alpha * slope0_ + 0.5 * alpha * alpha * curvature_ + e.cost;
     s.slope = slope0_ + alpha * curvature_ - dv_c_.dot(e.gamma);
     s.curvature = curvature_;
@@ -116,24 +116,24 @@ std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name
   return KindNamed(kLineSearchNames, name);
 }
 
-std::string_view ToString(SparseCholesky kind) {
+std::string_view ToString(math::CholeskyMethod kind) {
   return NameOf(kCholeskyNames, kind);
 }
 
-std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name) {
+std::optional<math::CholeskyMethod> ParseSparseCholesky(std::string_view name) {
   return KindNamed(kCholeskyNames, name);
 }
 
-std::string_view ToString(FillOrdering kind) {
+std::string_view ToString(math::FillOrdering kind) {
   return NameOf(kOrderingNames, kind);
 }
 
-std::optional<FillOrdering> ParseFillOrdering(std::string_view name) {
+std::optional<math::FillOrdering> ParseFillOrdering(std::string_view name) {
   return KindNamed(kOrderingNames, name);
 }
 
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
-                   const Eigen::VectorXd& v_guess, SapFactorization* factorization) {
+                   const Eigen::VectorXd& v_guess, math::CholeskyFactor* factorization) {
   const Stopwatch clock;
   SapResult out;
   out.message = ValidateSapProblem(problem);
@@ -142,8 +142,8 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
         fmt::format("warm start has {} entries, expected {}", v_guess.size(), problem.nv());
   }
   if (!out.message.empty()) return out;
-  SapFactorization local_factorization;
-  SapFactorization& factor = factorization ? *factorization : local_factorization;
+  math::CholeskyFactor local_factorization;
+  math::CholeskyFactor& factor = factorization ? *factorization : local_factorization;
   const SapModel model = MakeSapModel(problem);
   SapHessian hessian(problem, model);
   out.participating_velocities = model.size;
@@ -180,13 +180,13 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
     }
     const Eigen::VectorXd& dv = direction.dv;
     const LineOfDescent line(problem, model, it, dv);
-    LineSample at_zero;
+    math::LineSample at_zero;
     at_zero.cost = it.cost;
     at_zero.slope = it.gradient.dot(dv);
-    const LineSearchResult step =
+    const math::LineSearchResult step =
         params.line_search == SapSolverParams::LineSearch::kExact
-            ? ExactLineSearch(line, at_zero, params.line_search_settings)
-            : BacktrackingLineSearch(line, at_zero, params.line_search_settings);
+            ? math::ExactLineSearch(line, at_zero, params.line_search_settings)
+            : math::BacktrackingLineSearch(line, at_zero, params.line_search_settings);
     out.line_search_iterations += step.iterations;
     if (!step.ok) {
       out.status = SapStatus::kLineSearchFailed;

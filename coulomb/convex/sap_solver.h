@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "coulomb/convex/sap_factorization.h"
-#include "coulomb/convex/sap_line_search.h"
+#include "coulomb/math/line_search.h"
 #include "coulomb/convex/sap_newton_direction.h"
 #include "coulomb/convex/sap_problem.h"
+#include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb::convex {
 
@@ -31,20 +31,20 @@ struct SapSolverParams {
   int max_iterations = 300;
   enum class LineSearch { kExact, kBacktracking };
   LineSearch line_search = LineSearch::kExact;
-  LineSearchSettings line_search_settings;
+  math::LineSearchSettings line_search_settings;
   // Simplicial by default: on rigid clutter (6 × 6 blocks) it is as fast as CHOLMOD's auto
   // choice and never starts BLAS threads, which on 2 cores spin for as long as they compute
   // (bench/clutter_bench, 300 bodies: simplicial 40.1 ms/step, supernodal 45.1 ms plus 54 s of
   // system time). Supernodal pays off on large dense cliques (deformable bodies).
-  SparseCholesky linear_solver = SparseCholesky::kSimplicial;
-  FillOrdering ordering = FillOrdering::kAmd;
+  math::CholeskyMethod linear_solver = math::CholeskyMethod::kSimplicial;
+  math::FillOrdering ordering = math::FillOrdering::kAmd;
   // Reuse of an earlier factorization as a CG preconditioner (sap_newton_direction.h).
   LaggedFactorizationSettings lagged;
 };
-std::string_view ToString(SparseCholesky kind);
-std::optional<SparseCholesky> ParseSparseCholesky(std::string_view name);
-std::string_view ToString(FillOrdering kind);
-std::optional<FillOrdering> ParseFillOrdering(std::string_view name);
+std::string_view ToString(math::CholeskyMethod kind);
+std::optional<math::CholeskyMethod> ParseSparseCholesky(std::string_view name);
+std::string_view ToString(math::FillOrdering kind);
+std::optional<math::FillOrdering> ParseFillOrdering(std::string_view name);
 std::string_view ToString(SapSolverParams::LineSearch kind);
 std::optional<SapSolverParams::LineSearch> ParseLineSearch(std::string_view name);
 
@@ -76,6 +76,7 @@ struct SapResult {
 
 // v_guess: the warm start (size nv; empty → v*). factorization may be null (a fresh one is used).
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
-                   const Eigen::VectorXd& v_guess = {}, SapFactorization* factorization = nullptr);
+                   const Eigen::VectorXd& v_guess = {},
+                   math::CholeskyFactor* factorization = nullptr);
 
 }  // namespace coulomb::convex

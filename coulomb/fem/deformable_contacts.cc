@@ -46,19 +46,19 @@ double MeanEdge(const FemBody& body) {
 // An upper bound of the speed of any point of geometry g: |v| + |ω| (|p_BG| + its half
 // diagonal), from its body's spatial velocity; 0 for static geometry or without velocities.
 double GeometrySpeed(const geometry::CollisionGeometry& geo,
-                     const std::vector<multibody::Vector6d>& body_velocities) {
+                     const std::vector<math::Vector6d>& body_velocities) {
   if (geo.body < 0 || static_cast<std::size_t>(geo.body) >= body_velocities.size()) return 0;
   if (std::holds_alternative<geometry::HalfSpace>(geo.shape)) return 0;  // static only
-  const geometry::Aabb own = geometry::ComputeAabb(geo.shape, multibody::Transform{}, 0);
+  const geometry::Aabb own = geometry::ComputeAabb(geo.shape, math::Transform{}, 0);
   const double reach = geo.X_BG.p.norm() + 0.5 * (own.upper - own.lower).norm();
-  const multibody::Vector6d& V = body_velocities[geo.body];
+  const math::Vector6d& V = body_velocities[geo.body];
   return V.head<3>().norm() + V.tail<3>().norm() * reach;
 }
 
 void AddRigidContacts(const DeformableModel& model, int d, const FemState& state,
                       const geometry::CollisionWorld& world,
-                      const std::vector<multibody::Transform>& X_world, double margin, double dt,
-                      const std::vector<multibody::Vector6d>& body_velocities,
+                      const std::vector<math::Transform>& X_world, double margin, double dt,
+                      const std::vector<math::Vector6d>& body_velocities,
                       std::vector<DeformableContact>& out) {
   const FemBody& body = model.bodies[d];
   for (std::size_t g = 0; g < world.geometries.size(); ++g) {
@@ -66,10 +66,10 @@ void AddRigidContacts(const DeformableModel& model, int d, const FemState& state
     if (geo.body >= 0 && IsAttached(model, d, geo.body)) continue;
     const double reach = margin + dt * GeometrySpeed(geo, body_velocities);
     const geometry::Aabb box = SurfaceBox(body, state, reach);
-    const multibody::Transform X_WG = geo.body >= 0 ? X_world[geo.body] * geo.X_BG : geo.X_BG;
+    const math::Transform X_WG = geo.body >= 0 ? X_world[geo.body] * geo.X_BG : geo.X_BG;
     const geometry::Aabb shape_box = geometry::ComputeAabb(geo.shape, X_WG, reach);
     if (!shape_box.Overlaps(box)) continue;
-    const multibody::Transform X_GW = X_WG.Inverse();
+    const math::Transform X_GW = X_WG.Inverse();
     for (const int a : body.surface_vertices) {
       const Eigen::Vector3d p = state.x.col(a);
       // A fixed vertex still pushes a moving body (a support's edge); against static geometry
@@ -133,8 +133,8 @@ void AddDeformableContacts(const DeformableModel& model, const std::vector<FemSt
 
 std::vector<DeformableContact> FindDeformableContacts(
     const DeformableModel& model, const std::vector<FemState>& states,
-    const geometry::CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
-    double margin, double dt, const std::vector<multibody::Vector6d>& body_velocities) {
+    const geometry::CollisionWorld& world, const std::vector<math::Transform>& X_world,
+    double margin, double dt, const std::vector<math::Vector6d>& body_velocities) {
   std::vector<DeformableContact> out;
   for (std::size_t d = 0; d < model.bodies.size(); ++d) {
     const double reach = margin + dt * states[d].v.colwise().norm().maxCoeff();

@@ -39,7 +39,7 @@ struct DeformableContact {
 // which SAP leaves inactive unless the gap would close, so impacts do not tunnel.
 std::vector<DeformableContact> FindDeformableContacts(
     const DeformableModel& model, const std::vector<FemState>& states,
-    const geometry::CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
-    double margin, double dt = 0, const std::vector<multibody::Vector6d>& body_velocities = {});
+    const geometry::CollisionWorld& world, const std::vector<math::Transform>& X_world,
+    double margin, double dt = 0, const std::vector<math::Vector6d>& body_velocities = {});
 
 }  // namespace coulomb::fem

@@ -1,15 +1,6 @@
 #include "coulomb/fem/schur_complement.h"
 
-#include <Eigen/CholmodSupport>
-
 namespace coulomb::fem {
-
-struct SchurComplement::Factor {
-  Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> llt;
-};
-
-SchurComplement::~SchurComplement() = default;
-
 namespace {
 
 // Rows/columns `rows` × `cols` of a sparse matrix, as a sparse matrix.
@@ -50,11 +41,11 @@ SchurComplement::SchurComplement(const Eigen::SparseMatrix<double>& A,
   const Eigen::SparseMatrix<double> A_pp = Select(A, participating_, participating_);
   A_np_ = Select(A, eliminated_, participating_);
   if (!eliminated_.empty()) {
-    nn_ = std::make_unique<Factor>();
-    nn_->llt.compute(Select(A, eliminated_, eliminated_));
-    ok_ = nn_->llt.info() == Eigen::Success;
+    const Eigen::SparseMatrix<double> A_nn_lower =
+        Select(A, eliminated_, eliminated_).triangularView<Eigen::Lower>();
+    ok_ = nn_.Factor(A_nn_lower, math::CholeskyMethod::kSupernodal, math::FillOrdering::kAmd);
     if (!ok_) return;
-    X_ = nn_->llt.solve(Eigen::MatrixXd(A_np_));
+    X_ = nn_.Solve(Eigen::MatrixXd(A_np_));
     A_hat_ = Eigen::MatrixXd(A_pp) - Eigen::MatrixXd(A_np_.transpose()) * X_;
   } else {
     X_.resize(0, static_cast<Eigen::Index>(participating_.size()));
@@ -71,7 +62,7 @@ Eigen::VectorXd SchurComplement::Solve(const Eigen::VectorXd& b) const {
   if (eliminated_.empty()) {
     x_p = hat_.solve(b_p);
   } else {
-    const Eigen::VectorXd y = nn_->llt.solve(b_n);
+    const Eigen::VectorXd y = nn_.Solve(b_n);
     x_p = hat_.solve(b_p - A_np_.transpose() * y);
     x_n = y - X_ * x_p;
   }

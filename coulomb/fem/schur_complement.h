@@ -10,8 +10,9 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
-#include <memory>
 #include <vector>
+
+#include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb::fem {
 
@@ -19,7 +20,6 @@ class SchurComplement {
  public:
   // `participating`: DoF indices (sorted, unique) that stay; every other DoF is eliminated.
   SchurComplement(const Eigen::SparseMatrix<double>& A, std::vector<int> participating);
-  ~SchurComplement();
   SchurComplement(const SchurComplement&) = delete;
   SchurComplement& operator=(const SchurComplement&) = delete;
   bool ok() const { return ok_; }
@@ -33,11 +33,10 @@ class SchurComplement {
 
  private:
   std::vector<int> participating_, eliminated_;
-  // CHOLMOD's supernodal Cholesky of A_nn (its AMD ordering), kept out of this header: X =
-  // A_nn⁻¹ A_np has as many right-hand sides as participating DoFs, which its dense supernodes
-  // solve with BLAS 3.
-  struct Factor;
-  std::unique_ptr<Factor> nn_;
+  // The supernodal Cholesky of A_nn (math/sparse_cholesky.h, AMD ordering): X = A_nn⁻¹ A_np
+  // has as many right-hand sides as participating DoFs, which its dense supernodes solve with
+  // BLAS 3.
+  math::CholeskyFactor nn_;
   Eigen::SparseMatrix<double> A_np_;
   Eigen::MatrixXd X_;  // A_nn⁻¹ A_np, n × p
   Eigen::MatrixXd A_hat_;

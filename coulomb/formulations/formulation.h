@@ -14,12 +14,12 @@
 #include <string_view>
 
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/convex/sap_factorization.h"
 #include "coulomb/formulations/cone/cone_complementarity.h"
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/sap/sap_formulation.h"
 #include "coulomb/formulations/trinkle/acceleration_step.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
+#include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb {
 
@@ -45,7 +45,7 @@ struct FormulationSettings {
 struct FormulationWorkspace {
   // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
   // is unchanged.
-  convex::SapFactorization sap_factorization;
+  math::CholeskyFactor sap_factorization;
   // The contact-space problems of the velocity-level formulations, rebuilt in place each step.
   LocalContactProblem local;
   FrictionContactProblem friction;
@@ -69,7 +69,8 @@ struct Formulation {
   std::string_view solver_names;  // what `select_solver` takes, for messages: "nsgs, nsn, …"
   // Selects this formulation's solver by name in `settings`; "" or what is wrong.
   std::string (*select_solver)(std::string_view name, FormulationSettings& settings) = nullptr;
-  // The solver `settings` selects, as summaries print it ("lemke", "newton/exact").
+  // The solver `settings` selects, as summaries print it ("lemke", "newton/exact");
+  // select_solver takes it back (scene_settings.h prints it as solver.name).
   std::string (*solver_name)(const FormulationSettings& settings) = nullptr;
   // One step: ContactProblem → ContactSolution, warm-started from the previous step's impulses
   // of the contacts that persist (zero for new ones). `solution` is last step's, whose storage

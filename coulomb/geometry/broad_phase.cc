@@ -5,7 +5,7 @@ namespace coulomb::geometry {
 namespace {
 
 // The world box around a box given in the shape frame.
-Aabb RotatedBox(const Eigen::AlignedBox3d& local, const multibody::Transform& X_WG, double margin) {
+Aabb RotatedBox(const Eigen::AlignedBox3d& local, const math::Transform& X_WG, double margin) {
   const Eigen::Vector3d center = X_WG.Apply(local.center());
   const Eigen::Vector3d half =
       X_WG.R.cwiseAbs() * (0.5 * local.sizes()) + Eigen::Vector3d::Constant(margin);
@@ -14,7 +14,7 @@ Aabb RotatedBox(const Eigen::AlignedBox3d& local, const multibody::Transform& X_
 
 }  // namespace
 
-Aabb ComputeAabb(const Shape& shape, const multibody::Transform& X_WG, double margin) {
+Aabb ComputeAabb(const Shape& shape, const math::Transform& X_WG, double margin) {
   Aabb box;
   Eigen::Vector3d half;  // world half extents
   const Eigen::Matrix3d absR = X_WG.R.cwiseAbs();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "coulomb/geometry/shape.h"
-#include "coulomb/multibody/spatial.h"
+#include "coulomb/math/spatial.h"
 
 namespace coulomb::geometry {
 
@@ -22,7 +22,7 @@ struct Aabb {
 };
 
 // The world-aligned box of `shape` at X_WG, inflated by `margin` on every side.
-Aabb ComputeAabb(const Shape& shape, const multibody::Transform& X_WG, double margin);
+Aabb ComputeAabb(const Shape& shape, const math::Transform& X_WG, double margin);
 
 // Index pairs (i < j) of overlapping boxes, sorted, excluding pairs for which `filter(i, j)`
 // returns false (same body, parent–child, collision groups).

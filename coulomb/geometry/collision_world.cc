@@ -73,20 +73,20 @@ double BoundingRadius(const Shape& shape) {
   if (const auto* b = std::get_if<Box>(&shape)) return b->half_extents.norm();
   if (const auto* c = std::get_if<Capsule>(&shape)) return c->half_length + c->radius;
   if (const auto* c = std::get_if<Cylinder>(&shape)) return std::hypot(c->half_length, c->radius);
-  const Aabb box = ComputeAabb(shape, multibody::Transform{}, 0);
+  const Aabb box = ComputeAabb(shape, math::Transform{}, 0);
   return box.lower.cwiseAbs().cwiseMax(box.upper.cwiseAbs()).norm();
 }
 
 }  // namespace
 
 std::vector<double> SpeculativeReach(const CollisionWorld& world,
-                                     const std::vector<multibody::Vector6d>& velocity, double h) {
+                                     const std::vector<math::Vector6d>& velocity, double h) {
   std::vector<double> reach;
   SpeculativeReach(world, velocity, h, reach);
   return reach;
 }
 
-void SpeculativeReach(const CollisionWorld& world, const std::vector<multibody::Vector6d>& velocity,
+void SpeculativeReach(const CollisionWorld& world, const std::vector<math::Vector6d>& velocity,
                       double h, std::vector<double>& reach) {
   reach.assign(world.geometries.size(), 0.0);
   if (!world.speculative) return;
@@ -101,7 +101,7 @@ void SpeculativeReach(const CollisionWorld& world, const std::vector<multibody::
 }
 
 ContactDetection FindContacts(const CollisionWorld& world,
-                              const std::vector<multibody::Transform>& X_world,
+                              const std::vector<math::Transform>& X_world,
                               const std::vector<double>& reach) {
   CollisionScratch scratch;
   ContactDetection out;
@@ -109,14 +109,14 @@ ContactDetection FindContacts(const CollisionWorld& world,
   return out;
 }
 
-void FindContacts(const CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
+void FindContacts(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
                   const std::vector<double>& reach, CollisionScratch& scratch,
                   ContactDetection& out) {
   out.contacts.contacts.clear();
   out.candidate_pairs = out.unsupported_pairs = 0;
   const int n = static_cast<int>(world.geometries.size());
   const auto reach_of = [&](int i) { return reach.empty() ? 0.0 : reach[i]; };
-  std::vector<multibody::Transform>& X_WG = scratch.X_WG;
+  std::vector<math::Transform>& X_WG = scratch.X_WG;
   std::vector<Aabb>& boxes = scratch.boxes;
   X_WG.resize(n);
   boxes.resize(n);

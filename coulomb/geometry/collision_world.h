@@ -17,7 +17,7 @@
 #include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/contact_set.h"
 #include "coulomb/geometry/shape.h"
-#include "coulomb/multibody/spatial.h"
+#include "coulomb/math/spatial.h"
 
 namespace coulomb::multibody {
 struct Model;
@@ -29,8 +29,8 @@ struct CollisionGeometry {
   std::string name;
   int body = -1;  // −1: fixed in the world
   Shape shape;
-  multibody::Transform X_BG;  // geometry frame in the body frame (world frame if body = −1)
-  double friction = 0.5;      // Coulomb coefficient of the material, ≥ 0
+  math::Transform X_BG;   // geometry frame in the body frame (world frame if body = −1)
+  double friction = 0.5;  // Coulomb coefficient of the material, ≥ 0
   double restitution = 0;
   double compliance = 0;  // m/N: contact deflection per unit normal force (0: rigid)
   std::uint32_t group = 1, mask = 0xffffffffu;  // pair if (group_a & mask_b) && (group_b & mask_a)
@@ -65,26 +65,26 @@ struct ContactDetection {
 // when the world is not speculative. `velocity` is body-frame spatial velocity (v, ω), as in
 // multibody::Data::velocity.
 std::vector<double> SpeculativeReach(const CollisionWorld& world,
-                                     const std::vector<multibody::Vector6d>& velocity, double h);
-void SpeculativeReach(const CollisionWorld& world, const std::vector<multibody::Vector6d>& velocity,
+                                     const std::vector<math::Vector6d>& velocity, double h);
+void SpeculativeReach(const CollisionWorld& world, const std::vector<math::Vector6d>& velocity,
                       double h, std::vector<double>& reach);
 
 // X_WB of every body (as in multibody::Data::X_world). `reach` (one per geometry, m; empty:
 // none) widens each pair's margin to margin + reach_a + reach_b.
 ContactDetection FindContacts(const CollisionWorld& world,
-                              const std::vector<multibody::Transform>& X_world,
+                              const std::vector<math::Transform>& X_world,
                               const std::vector<double>& reach = {});
 
 // FindContacts' intermediate arrays, kept between steps for their capacity.
 struct CollisionScratch {
-  std::vector<multibody::Transform> X_WG;
+  std::vector<math::Transform> X_WG;
   std::vector<Aabb> boxes;
   std::vector<int> order;
   std::vector<std::pair<int, int>> pairs;
   std::vector<ContactPoint> points;
 };
 // The same into `out` (its contacts rewritten, storage reused).
-void FindContacts(const CollisionWorld& world, const std::vector<multibody::Transform>& X_world,
+void FindContacts(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
                   const std::vector<double>& reach, CollisionScratch& scratch,
                   ContactDetection& out);
 

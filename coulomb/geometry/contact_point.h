@@ -4,11 +4,11 @@
 
 #include <Eigen/Dense>
 
-#include "coulomb/multibody/spatial.h"
+#include "coulomb/math/spatial.h"
 
 namespace coulomb::geometry {
 
-using multibody::Transform;
+using math::Transform;
 
 struct ContactPoint {
   Eigen::Vector3d point = Eigen::Vector3d::Zero();      // world, midway between the witnesses

@@ -167,7 +167,7 @@ void GetSummary(ByteReader& r, sim::RunTally& tally) {
   }
 }
 
-void PutFactorSource(const convex::SapFactorizationSource& source, ByteWriter& w) {
+void PutFactorSource(const math::CholeskySource& source, ByteWriter& w) {
   Eigen::SparseMatrix<double> lower = source.lower;
   lower.makeCompressed();
   w.Put(static_cast<std::uint64_t>(lower.rows()));
@@ -184,7 +184,7 @@ void PutFactorSource(const convex::SapFactorizationSource& source, ByteWriter& w
 
 // The lagged factor's matrix; false when its structure is not that of a compressed sparse
 // matrix (which only a forged file can hold: the checksum matched).
-bool GetFactorSource(ByteReader& r, convex::SapFactorizationSource& source) {
+bool GetFactorSource(ByteReader& r, math::CholeskySource& source) {
   const std::uint64_t rows = r.Count("sap_factor", 1), cols = r.Count("sap_factor", sizeof(int));
   const std::uint64_t nnz = r.Count("sap_factor", sizeof(int) + sizeof(double));
   if (!r.ok()) return true;  // the reader names the field
@@ -211,8 +211,8 @@ bool GetFactorSource(ByteReader& r, convex::SapFactorizationSource& source) {
       }
     }
   }
-  source.method = static_cast<convex::SparseCholesky>(method);
-  source.ordering = static_cast<convex::FillOrdering>(ordering);
+  source.method = static_cast<math::CholeskyMethod>(method);
+  source.ordering = static_cast<math::FillOrdering>(ordering);
   source.lower = Eigen::Map<const Eigen::SparseMatrix<double>>(
       static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols),
       static_cast<Eigen::Index>(nnz), outer.data(), inner.data(), values.data());
@@ -226,6 +226,8 @@ std::string Serialize(const CheckpointFile& file) {
   w.Put(file.scene_hash);
   w.Put(file.formulation);
   w.Put(file.solver);
+  w.Put(static_cast<std::uint64_t>(file.settings.size()));
+  for (const std::string& assignment : file.settings) w.Put(assignment);
   w.Put(file.duration);
   w.Put(static_cast<std::int64_t>(c.steps_done));
   w.Put(c.initial_time);
@@ -334,10 +336,10 @@ Expected<CheckpointFile> ParseCheckpoint(const std::string& bytes, const std::st
     return InputError{path, 0, "byte order",
                       "written on a machine of the other byte order; it cannot be resumed here"};
   }
-  if (version != kCheckpointVersion) {
+  if (version != kCheckpointVersion && version != 1) {
     return InputError{path, 0, "version",
-                      fmt::format("{}, and this coulomb reads version {} (resume it with the "
-                                  "coulomb that wrote it)",
+                      fmt::format("{}, and this coulomb reads versions 1 to {} (resume it with "
+                                  "the coulomb that wrote it)",
                                   version, kCheckpointVersion)};
   }
   if (size > bytes.size() - kHeaderSize || bytes.size() - kHeaderSize - size < 8) {
@@ -364,6 +366,10 @@ Expected<CheckpointFile> ParseCheckpoint(const std::string& bytes, const std::st
   file.scene_hash = r.Get<std::uint64_t>("scene_hash");
   file.formulation = r.GetString("formulation");
   file.solver = r.GetString("solver");
+  if (version >= 2) {
+    file.settings.resize(r.Count("settings", 8));
+    for (std::string& assignment : file.settings) assignment = r.GetString("settings");
+  }
   file.duration = r.Get<double>("duration");
   c.steps_done = GetInt(r, "steps_done");
   c.initial_time = r.Get<double>("initial_time");

@@ -13,20 +13,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "coulomb/base/error.h"
 #include "coulomb/sim/checkpoint.h"
 
 namespace coulomb::io {
 
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+// Version 2 added the run's --set overrides; version 1 files (none) are still read.
+inline constexpr std::uint32_t kCheckpointVersion = 2;
 
 struct CheckpointFile {
-  std::string scene_path;        // absolute path of the scene file the run read
-  std::uint64_t scene_hash = 0;  // FNV-1a of that file's bytes when the run started
-  std::string formulation;       // --formulation of the run ("" : the scene's)
-  std::string solver;            // --solver of the run ("" : the scene's)
-  double duration = 0;           // s, the run's simulated time
+  std::string scene_path;             // absolute path of the scene file the run read
+  std::uint64_t scene_hash = 0;       // FNV-1a of that file's bytes when the run started
+  std::string formulation;            // --formulation of the run ("" : the scene's)
+  std::string solver;                 // --solver of the run ("" : the scene's)
+  std::vector<std::string> settings;  // --set KEY=VALUE of the run, in order
+  double duration = 0;                // s, the run's simulated time
   sim::RunCheckpoint checkpoint;
 };
 

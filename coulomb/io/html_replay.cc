@@ -92,7 +92,7 @@ json FramePoses(const sim::Scene& scene, const sim::Recording& recording,
   for (const sim::Frame& frame : recording.frames) {
     multibody::CalcForwardKinematics(scene.model, data, frame.q, frame.v);
     json pose = json::array();
-    for (const multibody::Transform& X : data.X_world) {
+    for (const math::Transform& X : data.X_world) {
       for (int i = 0; i < 3; ++i) pose.push_back(Round(X.p[i]));
       for (const auto& value : Quaternion(X.R)) pose.push_back(value);
       box.extend(X.p);

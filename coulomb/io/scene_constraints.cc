@@ -23,8 +23,8 @@ int JointNamed(const Field& f, const sim::Scene& scene) {
   f.Fail("no revolute or prismatic joint named '" + name + "'");
 }
 
-multibody::Transform PoseOf(const multibody::Data& data, int body) {
-  return body < 0 ? multibody::Transform{} : data.X_world[body];
+math::Transform PoseOf(const multibody::Data& data, int body) {
+  return body < 0 ? math::Transform{} : data.X_world[body];
 }
 
 void ReadOne(const Field& f, const multibody::Data& data, sim::Scene& scene) {

@@ -84,7 +84,7 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
       f["body"].Fail("no moving rigid body named '" + name +
                      "' (fixed bodies are part of the world: use 'world')");
     }
-    const multibody::Transform X_BW = data.X_world[body].Inverse();
+    const math::Transform X_BW = data.X_world[body].Inverse();
     for (const int a : VerticesIn(f, x)) {
       scene.deformables.attachments.push_back({d, a, body, X_BW.Apply(x.col(a))});
     }

@@ -11,8 +11,8 @@
 #include "coulomb/geometry/mass_properties.h"
 #include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/scene_deformables.h"
+#include "coulomb/io/scene_settings.h"
 #include "coulomb/io/scene_shapes.h"
-#include "coulomb/io/scene_solver.h"
 #include "coulomb/io/scene_urdf.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/io/yaml_fields.h"
@@ -21,9 +21,9 @@
 namespace coulomb::io {
 namespace {
 
+using math::Transform;
 using multibody::Body;
 using multibody::JointType;
-using multibody::Transform;
 
 struct Material {
   double friction = 0.5, restitution = 0, compliance = 0;
@@ -116,9 +116,9 @@ std::vector<std::pair<geometry::Shape, Transform>> SceneReader::ReadShapes(const
 }
 
 // Mass properties from the shapes at uniform density, or as given.
-multibody::Inertia ReadInertia(const Field& f,
-                               const std::vector<std::pair<geometry::Shape, Transform>>& shapes) {
-  multibody::Inertia inertia;
+math::Inertia ReadInertia(const Field& f,
+                          const std::vector<std::pair<geometry::Shape, Transform>>& shapes) {
+  math::Inertia inertia;
   double volume = 0;
   for (const auto& [shape, X] : shapes) volume += geometry::ShapeVolume(shape);
   if (f.Has("mass") && f.Has("density")) f.Fail("give mass or density, not both");
@@ -452,21 +452,7 @@ void SceneReader::ReadActuator(const Field& f) {
 
 void SceneReader::ReadSettings(const Field& root) {
   scene.name = OptionalString(root, "name", scene.name);
-  scene.model.gravity = OptionalVector3(root, "gravity", scene.model.gravity);
-  scene.time_step = root.Has("time_step") ? root["time_step"].DoubleIn(1e-9, 10) : 1e-3;
-  scene.duration = root.Has("duration") ? root["duration"].DoubleIn(0, 1e7) : 1.0;
-  scene.world.margin = root.Has("contact_margin") ? root["contact_margin"].DoubleIn(0, 1) : 1e-3;
-  scene.world.speculative =
-      root.Has("speculative_contacts") ? root["speculative_contacts"].Bool() : true;
-  scene.record_every = root.Has("record_every") ? root["record_every"].Int(1, 1000000) : 1;
-  if (root.Has("formulation")) {
-    const Formulation* formulation = FindFormulation(root["formulation"].String());
-    if (formulation == nullptr) {
-      root["formulation"].Fail("unknown formulation (" + FormulationNames() + ")");
-    }
-    scene.settings.formulation = formulation;
-  }
-  if (root.Has("solver")) ReadSolverSettings(root["solver"], scene.settings);
+  ReadSceneSettings(root, scene);
 }
 
 void SceneReader::ReadMaterials(const Field& f) {
@@ -511,9 +497,12 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
 }
 
 void SceneReader::Read(const Field& root) {
-  root.CheckKeys({"coulomb", "name", "gravity", "time_step", "duration", "formulation", "solver",
-                  "contact_margin", "speculative_contacts", "record_every", "materials", "bodies",
-                  "urdf", "actuators", "constraints", "deformables"});
+  std::vector<std::string> keys = {"coulomb", "name",      "solver",      "materials",  "bodies",
+                                   "urdf",    "actuators", "constraints", "deformables"};
+  for (const SceneSetting& s : SceneSettings()) {
+    if (s.key.find('.') == std::string_view::npos) keys.emplace_back(s.key);
+  }
+  root.CheckKeys(keys);
   if (!root.Has("coulomb")) {
     root.Fail(fmt::format("missing 'coulomb: {}' (the schema version)", kSceneSchemaVersion));
   }

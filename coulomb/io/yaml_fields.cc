@@ -20,14 +20,18 @@ void Field::Fail(const std::string& reason) const {
 }
 
 void Field::CheckKeys(std::initializer_list<const char*> allowed) const {
+  CheckKeys(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void Field::CheckKeys(const std::vector<std::string>& allowed) const {
   RequireMap();
   for (const auto& entry : node) {
     const std::string key = entry.first.as<std::string>();
     bool known = false;
-    for (const char* a : allowed) known = known || key == a;
+    for (const std::string& a : allowed) known = known || key == a;
     if (!known) {
       std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
       const std::string where = path.empty() ? key : path + "." + key;
       const int at = entry.first.Mark().line + 1;
       throw ParseFailure(at, where, fmt::format("unknown key (allowed here: {})", list));

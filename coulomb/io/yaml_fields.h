@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "coulomb/io/token_reader.h"
 
@@ -26,6 +27,7 @@ struct Field {
   [[noreturn]] void Fail(const std::string& reason) const;
   // Fails on keys outside `allowed`, listing the allowed ones.
   void CheckKeys(std::initializer_list<const char*> allowed) const;
+  void CheckKeys(const std::vector<std::string>& allowed) const;
   void RequireMap() const;
   std::size_t SequenceSize() const;  // fails unless a sequence
 

@@ -4,8 +4,8 @@
 // try α = α0, ρ α0, ρ² α0, … and accept the first with
 //   merit(α) ≤ merit(0) + c α slope          (Nocedal & Wright, Numerical Optimization, eq. 3.4)
 // where slope = d merit/dα at 0 (< 0 along a descent direction). A merit that is not finite
-// (an inverted element, an overflow) rejects the trial. SAP's exact search on its convex cost is
-// in convex/sap_line_search.h: it needs ℓ'(α), which these merits do not give cheaply.
+// (an inverted element, an overflow) rejects the trial. The exact search on a convex cost is in
+// math/line_search.h: it needs ℓ'(α), which these merits do not give cheaply.
 
 #include <cmath>
 

@@ -16,9 +16,18 @@
 #include <Eigen/Dense>
 #include <string_view>
 
-#include "coulomb/multibody/spatial.h"
+#include "coulomb/math/spatial.h"
 
 namespace coulomb::multibody {
+
+// The spatial algebra's vocabulary, as the dynamics kernels name it (math/spatial.h).
+using math::CrossForce;
+using math::CrossMotion;
+using math::Inertia;
+using math::Matrix6d;
+using math::Skew;
+using math::Transform;
+using math::Vector6d;
 
 enum class JointType { kFixed, kRevolute, kPrismatic, kBall, kFloating };
 

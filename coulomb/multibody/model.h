@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/math/spatial.h"
 #include "coulomb/multibody/joint.h"
-#include "coulomb/multibody/spatial.h"
 
 namespace coulomb::multibody {
 

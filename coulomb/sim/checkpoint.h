@@ -34,7 +34,7 @@ struct RunCheckpoint {
   std::vector<PersistentContact> contacts;
   std::vector<fem::FemState> deformables;  // x, v and R0 (the corotated rotations) per body
   // SAP's lagged factor: later steps precondition CG with it, so their iterates depend on it.
-  convex::SapFactorizationSource sap_factor;
+  math::CholeskySource sap_factor;
   RunTally tally;
 };
 

@@ -15,15 +15,14 @@ std::uint64_t PairOf(const geometry::Contact& c) {
   return c.id >> kFeatureBits;
 }
 
-Eigen::Vector3d PointInA(const geometry::Contact& c,
-                         const std::vector<multibody::Transform>& X_world) {
+Eigen::Vector3d PointInA(const geometry::Contact& c, const std::vector<math::Transform>& X_world) {
   return c.body_a < 0 ? c.point : X_world[c.body_a].Inverse().Apply(c.point);
 }
 
 }  // namespace
 
 void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
-                      const std::vector<multibody::Transform>& X_world,
+                      const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache) {
   cache.clear();
   if (impulses.size() != 3 * static_cast<Eigen::Index>(contacts.contacts.size())) return;
@@ -56,7 +55,7 @@ void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorX
 }
 
 void WarmStartContacts(const geometry::ContactSet& contacts,
-                       const std::vector<multibody::Transform>& X_world,
+                       const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm) {
   warm.setZero(3 * static_cast<Eigen::Index>(contacts.contacts.size()));
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "coulomb/geometry/contact_set.h"
-#include "coulomb/multibody/spatial.h"
+#include "coulomb/math/spatial.h"
 
 namespace coulomb::sim {
 
@@ -26,13 +26,13 @@ struct PersistentContact {
 // Replaces `cache` by this step's contacts and impulses (3 n_c, (n, t, o) per contact). Poses
 // are those the contacts were detected at.
 void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
-                      const std::vector<multibody::Transform>& X_world,
+                      const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache);
 
 // The warm start (3 n_c, (n, t, o) per contact) of `contacts` from `cache`; zero where nothing
 // matches.
 void WarmStartContacts(const geometry::ContactSet& contacts,
-                       const std::vector<multibody::Transform>& X_world,
+                       const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm);
 
 }  // namespace coulomb::sim

@@ -86,6 +86,61 @@ TEST(RunCli, JsonSummaryAndOverrides) {
   EXPECT_EQ(summary["steps"], 100);
 }
 
+TEST(RunCli, SetOverridesAnySettingAndInfoPrintsTheEffectiveOnesAsYaml) {
+  Result r = RunCli("run " + kIncline +
+                    " --set formulation=cone --set time_step=0.004 --set duration=0.2"
+                    " --set solver.name=nsgs --json --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["formulation"], "cone");
+  EXPECT_EQ(summary["solver"], "nsgs");
+  EXPECT_EQ(summary["steps"], 50);
+
+  r = RunCli("info " + kIncline + " --settings --set solver.tolerance=1e-9", false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  // The incline's own settings (velocity-lcp, lemke, 8 directions) and the override.
+  EXPECT_NE(r.out.find("formulation: velocity-lcp"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  name: lemke"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  directions: 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  tolerance: 1e-09"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("sigma"), std::string::npos) << "SAP's keys are not velocity-lcp's";
+
+  r = RunCli("run " + kIncline + " --set solver.tolerance=7 --quiet");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("--set solver.tolerance: 7 is not in [1e-16, 1]"), std::string::npos)
+      << r.out;
+  r = RunCli("info --settings-reference", false);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("| `solver.tolerance` | real |"), std::string::npos) << r.out;
+}
+
+// A checkpoint keeps the run's --set list and --resume reapplies it: the resumed run ends where
+// the straight run with the same overrides ends, not where the scene's own settings lead.
+TEST(RunCli, ResumedRunKeepsItsSetOverrides) {
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_set_resume";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string drop = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/drop.yaml";
+  const std::string checkpoint = (dir / "drop.ckpt").string();
+  const std::string set = " --set gravity=[0,0,-4] --set formulation=cone --set solver.name=nsgs";
+  Result r =
+      RunCli("run " + drop + set + " --duration 0.3 --checkpoint " + checkpoint + " --quiet --json",
+             false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const Result resumed =
+      RunCli("run --resume " + checkpoint + " --duration 0.6 --quiet --json", false);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out;
+  const Result straight = RunCli("run " + drop + set + " --duration 0.6 --quiet --json", false);
+  const Result plain = RunCli("run " + drop + " --duration 0.6 --quiet --json", false);
+  const nlohmann::json a = nlohmann::json::parse(resumed.out);
+  EXPECT_EQ(a["solver"], "nsgs");
+  EXPECT_EQ(a["state_hash"], nlohmann::json::parse(straight.out)["state_hash"]);
+  EXPECT_NE(a["state_hash"], nlohmann::json::parse(plain.out)["state_hash"]);
+  r = RunCli("run --resume " + checkpoint + " --set duration=1 --quiet");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("--set"), std::string::npos) << r.out;
+}
+
 TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
   Result r = RunCli("run " + kIncline +
                     " --formulation sap --solver backtracking --duration 0.2 --json --quiet");

@@ -69,7 +69,7 @@ TEST(ContactProblem, JacobianGivesRelativePointVelocity) {
       BuildContactProblem(model, data, q, v, Eigen::VectorXd::Zero(12), set, 1e-3);
   multibody::CalcForwardKinematics(model, data, q, v);
   const auto point_velocity = [&](int body) {
-    const multibody::Transform& X = data.X_world[body];
+    const math::Transform& X = data.X_world[body];
     const Eigen::Vector3d v_lin = v.segment<3>(6 * body);  // free joints: ṗ in the world frame
     const Eigen::Vector3d w = X.R * v.segment<3>(6 * body + 3);
     return Eigen::Vector3d(v_lin + w.cross(set.contacts[0].point - X.p));

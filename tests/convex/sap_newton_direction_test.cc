@@ -31,7 +31,7 @@ struct Fixture {
   Eigen::MatrixXd H0 = RandomSpd(kN, 1), H1 = H0;
   Eigen::VectorXd g = Eigen::VectorXd::LinSpaced(kN, -1, 2);
   std::vector<int> cliques = {0, 1, 2, 3, 4};
-  SapFactorization factor;
+  math::CholeskyFactor factor;
   LaggedFactorizationSettings lagged;
   Fixture() {
     Eigen::MatrixXd C = Eigen::MatrixXd::Zero(3, kN);
@@ -46,7 +46,8 @@ struct Fixture {
     const Eigen::SparseMatrix<double> lower =
         Eigen::MatrixXd(H.triangularView<Eigen::Lower>()).sparseView();
     return SolveNewtonDirection(lower, g, Eigen::VectorXd::Ones(kN), problem_cliques,
-                                SparseCholesky::kSimplicial, FillOrdering::kAmd, lagged, factor);
+                                math::CholeskyMethod::kSimplicial, math::FillOrdering::kAmd, lagged,
+                                factor);
   }
   // ‖H Δv + ∇ℓ‖ relative to ‖∇ℓ‖, computed densely.
   double LinearResidual(const Eigen::MatrixXd& H, const NewtonDirection& d) const {
@@ -130,7 +131,7 @@ TEST(SapNewtonDirection, FactorRestoredFromItsSourceGivesTheSameDirectionBitForB
   Fixture f, resumed;
   f.lagged.cg_tolerance = resumed.lagged.cg_tolerance = 1e-6;
   ASSERT_TRUE(f.Solve(f.H0).factored);
-  const SapFactorizationSource source = f.factor.source();
+  const math::CholeskySource source = f.factor.source();
   EXPECT_EQ(source.lower.rows(), Fixture::kN);
   EXPECT_EQ(source.tag, f.factor.tag());
   ASSERT_TRUE(resumed.factor.Restore(source));
@@ -142,8 +143,8 @@ TEST(SapNewtonDirection, FactorRestoredFromItsSourceGivesTheSameDirectionBitForB
   for (Eigen::Index i = 0; i < original.dv.size(); ++i) EXPECT_EQ(original.dv[i], again.dv[i]);
   EXPECT_LT(f.LinearResidual(f.H1, original), 1e-5);  // and it is an answer, not just equal
   // An empty source (no factorization yet) restores nothing and preconditions nothing.
-  SapFactorization empty;
-  EXPECT_TRUE(empty.Restore(SapFactorizationSource{}));
+  math::CholeskyFactor empty;
+  EXPECT_TRUE(empty.Restore(math::CholeskySource{}));
   EXPECT_TRUE(empty.tag().empty());
 }
 

@@ -188,7 +188,7 @@ TEST(SapSolver, WarmStartAtTheAnswerNeedsNoFactorization) {
 }
 
 TEST(SapSolver, FactorizationReusesTheSymbolicAnalysisWhileThePatternHolds) {
-  SapFactorization factorization;
+  math::CholeskyFactor factorization;
   const SapProblem p = RandomContactProblem(5, 8, 5);
   const SapResult a = SolveSap(p, {}, {}, &factorization);
   ASSERT_TRUE(a.converged());
@@ -216,7 +216,7 @@ TEST(SapSolver, ReusedFactorizationsReachTheSameKktAnswerWithFewerFactorizations
     // These problems are small: let the CG budget ignore how cheap their factorization is.
     params.lagged.max_factorization_share = 1e9;
     params.lagged.min_factorization_flops = 0;
-    SapFactorization factor;
+    math::CholeskyFactor factor;
     const SapResult r = SolveSap(p, params, {}, &factor);
     ASSERT_TRUE(r.converged()) << r.message;
     ExpectDualKkt(p, r, 1e-7);

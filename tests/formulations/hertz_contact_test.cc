@@ -66,7 +66,7 @@ HertzResult Indent(double R, double E, double nu, double delta, int m, int n, do
   model.bodies.push_back(body);
   geometry::CollisionWorld world;
   world.margin = 1e-6;
-  multibody::Transform X;
+  math::Transform X;
   X.p = Eigen::Vector3d(0, 0, R - delta);
   world.Add({"indenter", -1, geometry::Sphere{R}, X, 0.0});
   const multibody::Model rigid;

@@ -33,7 +33,7 @@ TEST(BroadPhase, SweepAndPruneFindsExactlyTheOverlappingPairs) {
 TEST(BroadPhase, AabbBoundsEveryContactWitness) {
   // A rotated box: its AABB must contain all 8 corners, and be tight (touch some corner per side).
   const Box box{Eigen::Vector3d(0.3, 0.2, 0.1)};
-  const multibody::Transform X{
+  const math::Transform X{
       Eigen::AngleAxisd(0.8, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix(),
       Eigen::Vector3d(1, 2, 3)};
   const Aabb aabb = ComputeAabb(box, X, 0.0);

@@ -7,7 +7,7 @@
 namespace coulomb::geometry {
 namespace {
 
-using multibody::Transform;
+using math::Transform;
 
 Transform At(const Eigen::Vector3d& p) {
   return {Eigen::Matrix3d::Identity(), p};
@@ -108,7 +108,7 @@ TEST(CollisionWorld, SpeculativeReachFindsContactsTheStepCanClose) {
   world.Add({"ground", -1, HalfSpace{}, {}, 0.5});
   world.Add({"ball", 0, Sphere{0.1}, {}, 0.5});
   const std::vector<Transform> poses = {At({0, 0, 0.15})};
-  multibody::Vector6d velocity = multibody::Vector6d::Zero();
+  math::Vector6d velocity = math::Vector6d::Zero();
   velocity[2] = -4;  // m/s, body frame = world frame here
   const auto found = [&](double h) {
     return FindContacts(world, poses, SpeculativeReach(world, {velocity}, h)).contacts.contacts;

@@ -253,7 +253,7 @@ TEST(SceneFile, MeshShapesFromObjFiles) {
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
   const sim::Scene& s = scene.value();
   ASSERT_EQ(s.model.bodies.size(), 1u);
-  const multibody::Inertia& inertia = s.model.bodies[0].inertia;
+  const math::Inertia& inertia = s.model.bodies[0].inertia;
   EXPECT_NEAR(inertia.mass, 500 * 0.2 * 0.1 * 0.1, 1e-12);
   // cube.obj spans 0..1, so the scaled hull's centroid sits at half its extents in the body.
   EXPECT_TRUE(inertia.com.isApprox(Eigen::Vector3d(0.1, 0.05, 0.05), 1e-12));

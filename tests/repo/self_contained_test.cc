@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -148,6 +149,21 @@ TEST(SelfContained, EveryCitedNoteAndSectionExists) {
   }
   EXPECT_GE(citations, 50);
   EXPECT_GE(with_section, 40);
+}
+
+// Small files with one job each (DESIGN.md): the median C++ source or header stays at most 250
+// lines and none passes 600, so a file that grows past it is split rather than left to sprawl.
+TEST(SourceFiles, MedianAtMost250LinesAndNoneAbove600) {
+  std::vector<std::pair<std::size_t, std::string>> lines;  // (count, path)
+  for (const fs::path& p : ProjectTextFiles()) {
+    if (p.extension() != ".cc" && p.extension() != ".h") continue;
+    const std::string text = ReadText(p);
+    lines.emplace_back(std::count(text.begin(), text.end(), '\n'), p.string());
+  }
+  ASSERT_GT(lines.size(), 100u);
+  std::sort(lines.begin(), lines.end());
+  EXPECT_LE(lines[lines.size() / 2].first, 250u) << "median file";
+  EXPECT_LE(lines.back().first, 600u) << lines.back().second;
 }
 
 }  // namespace

@@ -170,6 +170,19 @@ TEST(CheckpointFile, RoundTripsTheStateBitForBitAndRefusesEveryDamage) {
   EXPECT_NE(ErrorOf("").find("empty"), std::string::npos);
 }
 
+// The run's --set overrides travel in the file, in order, so --resume reapplies them.
+TEST(CheckpointFile, KeepsTheRunsSettingOverridesInOrder) {
+  const std::string path = ScratchFile("overrides.ckpt");
+  io::CheckpointFile file;
+  file.checkpoint.q = Eigen::VectorXd::Zero(7);
+  file.checkpoint.v = Eigen::VectorXd::Zero(6);
+  file.settings = {"solver.tolerance=1e-9", "gravity=[0, 0, -1.62]", "solver.name=nsgs"};
+  ASSERT_FALSE(io::WriteCheckpointFile(path, file).has_value());
+  Expected<io::CheckpointFile> read = io::ReadCheckpointFile(path);
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  EXPECT_EQ(read.value().settings, file.settings);
+}
+
 // Writing replaces the file atomically: no temporary is left beside it, and a write into a
 // folder that is gone fails with the reason instead of losing the previous checkpoint.
 TEST(CheckpointFile, WritingReplacesAtomicallyAndSaysWhyItFailed) {

@@ -27,7 +27,7 @@ geometry::ContactSet Corners(const std::vector<int>& order, std::uint64_t pair, 
 }
 
 TEST(WarmStart, CornersKeepTheirImpulsesWhenTheirNumbersChange) {
-  const std::vector<multibody::Transform> X(1);  // the box at the origin
+  const std::vector<math::Transform> X(1);  // the box at the origin
   const geometry::ContactSet before = Corners({0, 1, 2, 3}, 5);
   Eigen::VectorXd impulses(12);
   for (int k = 0; k < 4; ++k) impulses.segment<3>(3 * k) << 1.0 + k, 0.1 * k, -0.05 * k;
@@ -53,7 +53,7 @@ TEST(WarmStart, CornersKeepTheirImpulsesWhenTheirNumbersChange) {
 TEST(WarmStart, ImpulsesFollowTheContactFrameAndTheBody) {
   // A lone contact on a body that moved 5 cm and turned: matched in the body's frame, and its
   // impulse re-expressed in the new contact frame (same world vector).
-  std::vector<multibody::Transform> X(1);
+  std::vector<math::Transform> X(1);
   geometry::ContactSet set = Corners({0}, 9);
   const Eigen::Vector3d impulse_nto(2.0, 0.3, -0.1);
   std::vector<PersistentContact> cache;

@@ -91,14 +91,14 @@ std::string SceneYaml(const PeerScene& scene, const CoulombSetup& setup) {
 
 struct Tracked {
   int body = 0;
-  multibody::Transform X_BC;  // the peer body's centre in the Coulomb body frame
+  math::Transform X_BC;  // the peer body's centre in the Coulomb body frame
 };
 
 PeerFrame ReadFrame(double time, const multibody::Data& data, const std::vector<Tracked>& tracked) {
   PeerFrame frame = MakeFrame(time, tracked.size());
   for (std::size_t i = 0; i < tracked.size(); ++i) {
-    const multibody::Transform& X = data.X_world[tracked[i].body];
-    const multibody::Vector6d& V = data.velocity[tracked[i].body];  // (v, ω), body frame
+    const math::Transform& X = data.X_world[tracked[i].body];
+    const math::Vector6d& V = data.velocity[tracked[i].body];  // (v, ω), body frame
     const Eigen::Vector3d c = tracked[i].X_BC.p;
     frame.position[i] = X.Apply(c);
     frame.orientation[i] = Eigen::Quaterniond(X.R * tracked[i].X_BC.R);

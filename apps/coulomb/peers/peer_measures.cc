@@ -9,7 +9,7 @@
 namespace coulomb::peers {
 namespace {
 
-multibody::Transform Pose(const PeerFrame& frame, std::size_t i) {
+math::Transform Pose(const PeerFrame& frame, std::size_t i) {
   return {frame.orientation[i].normalized().toRotationMatrix(), frame.position[i]};
 }
 
@@ -19,7 +19,7 @@ double BoundingRadius(const geometry::Shape& shape) {
 }
 
 // How deep body i reaches into the solid {n·x ≤ offset}: the lowest support point along n.
-double PlaneDepth(const PeerBody& body, const multibody::Transform& X, const PeerPlane& plane) {
+double PlaneDepth(const PeerBody& body, const math::Transform& X, const PeerPlane& plane) {
   double lowest = 0;
   if (const auto* box = std::get_if<geometry::Box>(&body.shape)) {
     // Support of a box along −n: the centre minus Σ |n·axis_k| h_k.
@@ -108,7 +108,7 @@ double MaxPenetration(const PeerScene& scene, const PeerFrame& frame) {
   double depth = 0;
   std::vector<geometry::ContactPoint> scratch;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const multibody::Transform X = Pose(frame, i);
+    const math::Transform X = Pose(frame, i);
     for (const PeerPlane& plane : scene.planes) {
       depth = std::max(depth, PlaneDepth(scene.bodies[i], X, plane));
     }

@@ -2,8 +2,12 @@
 
 #include <cmath>
 
+#include "coulomb/math/spatial.h"
+
 namespace coulomb::trinkle {
 namespace {
+
+using math::Skew;
 
 // The velocity of a material point p of `body` along d, as a row over u; also the rate of the
 // body's rotation about d (for torsion), and the point's velocity-product acceleration.
@@ -13,12 +17,6 @@ struct PointKinematics {
   Eigen::Vector3d bias = Eigen::Vector3d::Zero();  // ω × (ω × r) (+ J̇θ̇ for links)
   double spin_bias = 0;                            // n · (J̇θ̇)_angular for links
 };
-
-Eigen::Matrix3d Skew(const Eigen::Vector3d& v) {
-  Eigen::Matrix3d s;
-  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return s;
-}
 
 PointKinematics Kinematics(const TrinkleProblem& problem, const TrinkleSystem& system,
                            const BodyRef& body, const TrinkleContact& c) {

@@ -259,7 +259,7 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
 }  // namespace
 
 CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams& params,
-                                    convex::SapFactorization* factorization) {
+                                    math::CholeskyFactor* factorization) {
   const Stopwatch clock;
   CoupledSolution out;
   SapStepProblem step = MakeSapProblem(*in.rigid, params);

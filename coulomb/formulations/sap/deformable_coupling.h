@@ -37,6 +37,6 @@ struct CoupledSolution {
 };
 
 CoupledSolution SolveCoupledSapStep(const CoupledStepInput& input, const SapParams& params,
-                                    convex::SapFactorization* factorization = nullptr);
+                                    math::CholeskyFactor* factorization = nullptr);
 
 }  // namespace coulomb

@@ -15,6 +15,8 @@ const Formulation kSapFormulation = {
     .supports = {.deformable_bodies = true, .joint_limits = true, .implicit_pd_drives = true},
     .solver_names = "exact, backtracking",
     .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
+      // Also the name solver_name prints ("newton/exact"), so printed settings read back.
+      if (name.starts_with("newton/")) name.remove_prefix(7);
       const auto kind = convex::ParseLineSearch(name);
       if (!kind) return fmt::format("unknown SAP line search '{}' (exact, backtracking)", name);
       settings.sap.solver.line_search = *kind;

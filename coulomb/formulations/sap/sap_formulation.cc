@@ -203,7 +203,7 @@ ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapS
 }
 
 ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
-                             convex::SapFactorization* factorization) {
+                             math::CholeskyFactor* factorization) {
   const Stopwatch clock;
   const SapStepProblem step = MakeSapProblem(problem, params);
   // Warm start from the current velocity (docs/notes/sap-and-deformables.md §1.5): in steady

@@ -14,10 +14,10 @@
 
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/convex/sap_constraint_builders.h"
-#include "coulomb/convex/sap_factorization.h"
 #include "coulomb/convex/sap_problem.h"
 #include "coulomb/convex/sap_solver.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb {
 
@@ -60,6 +60,6 @@ ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapS
 // One SAP step, warm-started from the current velocity. The factorization cache (may be null)
 // keeps CHOLMOD's symbolic analysis across steps with an unchanged contact graph.
 ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params = {},
-                             convex::SapFactorization* factorization = nullptr);
+                             math::CholeskyFactor* factorization = nullptr);
 
 }  // namespace coulomb

@@ -1,11 +1,11 @@
-// SAP's line searches on 1-D convex functions whose minimizers are known in closed form.
-#include "coulomb/convex/sap_line_search.h"
+// The line searches of math/line_search.h on 1-D convex functions whose minimizers are known in closed form.
+#include "coulomb/math/line_search.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-namespace coulomb::convex {
+namespace coulomb::math {
 namespace {
 
 // ℓ(α) = ½ c (α − a)² + ½ K max(0, α − kink)²: a quadratic with a stiff one-sided wall, the
@@ -26,7 +26,7 @@ double WalledMinimizer(double c, double a, double K, double kink) {
   return (c * a + K * kink) / (c + K);
 }
 
-TEST(SapLineSearch, FullStepIsTakenWhenItMeetsArmijo) {
+TEST(LineSearch, FullStepIsTakenWhenItMeetsArmijo) {
   const LineFunction line = Walled(2.0, 1.2, 0.0, 10.0);  // a plain quadratic, minimum at 1.2
   const LineSample at_zero = line(0.0);
   LineSearchSettings settings;
@@ -41,7 +41,7 @@ TEST(SapLineSearch, FullStepIsTakenWhenItMeetsArmijo) {
   EXPECT_NEAR(exact.alpha, 1.2, 1e-8);
 }
 
-TEST(SapLineSearch, FullStepThatFailsArmijoFallsBackToTheMinimizer) {
+TEST(LineSearch, FullStepThatFailsArmijoFallsBackToTheMinimizer) {
   const double c = 1.0, a = 1.0, K = 1e6, kink = 0.3;  // ℓ(1) is 3.5e5 above ℓ(0)
   const LineFunction line = Walled(c, a, K, kink);
   const LineSearchResult r = ExactLineSearch(line, line(0.0), LineSearchSettings{});
@@ -50,7 +50,7 @@ TEST(SapLineSearch, FullStepThatFailsArmijoFallsBackToTheMinimizer) {
   EXPECT_GT(r.iterations, 1);
 }
 
-TEST(SapLineSearch, AscentDirectionIsRejectedBeforeAnyStep) {
+TEST(LineSearch, AscentDirectionIsRejectedBeforeAnyStep) {
   const LineFunction line = Walled(1.0, -1.0, 0.0, 10.0);  // ℓ'(0) = 1 > 0
   const LineSearchResult r = ExactLineSearch(line, line(0.0), LineSearchSettings{});
   EXPECT_FALSE(r.ok);
@@ -58,5 +58,18 @@ TEST(SapLineSearch, AscentDirectionIsRejectedBeforeAnyStep) {
   EXPECT_NE(r.message.find("descent"), std::string::npos);
 }
 
+// From 1/ρ = 1.25 down by ρ = 0.8 on ½ (α − 0.5)²: 1.25 and 1 fail Armijo, 0.8 is the first
+// accepted, and the search goes on through 0.64 to 0.512 (cost 7.2e-5), the grid point of least
+// cost, stopping at 0.4096 where the cost rises again.
+TEST(LineSearch, BacktrackingGoesOnWhileTheCostFalls) {
+  const LineFunction line = Walled(1.0, 0.5, 0.0, 10.0);
+  const LineSearchResult r = BacktrackingLineSearch(line, line(0.0), LineSearchSettings{});
+  ASSERT_TRUE(r.ok) << r.message;
+  EXPECT_NEAR(r.alpha, 0.512, 1e-12);
+  EXPECT_EQ(r.iterations, 6);
+  const LineFunction rising = Walled(1.0, -1.0, 0.0, 10.0);  // ascent: no step
+  EXPECT_FALSE(BacktrackingLineSearch(rising, rising(0.0), LineSearchSettings{}).ok);
+}
+
 }  // namespace
-}  // namespace coulomb::convex
+}  // namespace coulomb::math

@@ -1,12 +1,12 @@
-#include "coulomb/convex/sap_factorization.h"
+#include "coulomb/math/sparse_cholesky.h"
 
 #include <Eigen/CholmodSupport>
 #include <utility>
 #include <vector>
 
-namespace coulomb::convex {
+namespace coulomb::math {
 
-struct SapFactorization::Impl {
+struct CholeskyFactor::Impl {
   Impl() {
     // One ordering, never CHOLMOD's trial of several (which would make timings jumpy).
     cholmod.cholmod().nmethods = 1;
@@ -16,7 +16,7 @@ struct SapFactorization::Impl {
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
   std::vector<int> outer, inner;         // the analysed pattern
   Eigen::SparseMatrix<double> factored;  // the matrix of the current factor
-  SparseCholesky method = SparseCholesky::kAuto;
+  CholeskyMethod method = CholeskyMethod::kAuto;
   FillOrdering ordering = FillOrdering::kAmd;
   std::vector<int> tag;
   double solves_per_factorization = 0, factorization_flops = 0;
@@ -24,19 +24,18 @@ struct SapFactorization::Impl {
   int symbolic_analyses = 0, factorizations = 0;
 };
 
-SapFactorization::SapFactorization() : impl_(std::make_unique<Impl>()) {}
-SapFactorization::~SapFactorization() = default;
-SapFactorization::SapFactorization(const SapFactorization& /*other*/)
-    : impl_(std::make_unique<Impl>()) {}
-SapFactorization& SapFactorization::operator=(const SapFactorization& other) {
+CholeskyFactor::CholeskyFactor() : impl_(std::make_unique<Impl>()) {}
+CholeskyFactor::~CholeskyFactor() = default;
+CholeskyFactor::CholeskyFactor(const CholeskyFactor& /*other*/) : impl_(std::make_unique<Impl>()) {}
+CholeskyFactor& CholeskyFactor::operator=(const CholeskyFactor& other) {
   if (this != &other) impl_ = std::make_unique<Impl>();
   return *this;
 }
-SapFactorization::SapFactorization(SapFactorization&&) noexcept = default;
-SapFactorization& SapFactorization::operator=(SapFactorization&&) noexcept = default;
+CholeskyFactor::CholeskyFactor(CholeskyFactor&&) noexcept = default;
+CholeskyFactor& CholeskyFactor::operator=(CholeskyFactor&&) noexcept = default;
 
-bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCholesky method,
-                              FillOrdering ordering) {
+bool CholeskyFactor::Factor(const Eigen::SparseMatrix<double>& lower, CholeskyMethod method,
+                            FillOrdering ordering) {
   Impl& s = *impl_;
   if (ordering != s.ordering) {
     s.ordering = ordering;
@@ -47,8 +46,8 @@ bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCh
   if (method != s.method) {
     s.method = method;
     s.analysed = false;
-    s.cholmod.setMode(method == SparseCholesky::kSupernodal   ? Eigen::CholmodSupernodalLLt
-                      : method == SparseCholesky::kSimplicial ? Eigen::CholmodSimplicialLLt
+    s.cholmod.setMode(method == CholeskyMethod::kSupernodal   ? Eigen::CholmodSupernodalLLt
+                      : method == CholeskyMethod::kSimplicial ? Eigen::CholmodSimplicialLLt
                                                               : Eigen::CholmodAuto);
   }
   const int n = static_cast<int>(lower.cols());
@@ -72,41 +71,45 @@ bool SapFactorization::Factor(const Eigen::SparseMatrix<double>& lower, SparseCh
   return s.cholmod.info() == Eigen::Success;
 }
 
-Eigen::VectorXd SapFactorization::Solve(const Eigen::VectorXd& b) const {
+Eigen::VectorXd CholeskyFactor::Solve(const Eigen::VectorXd& b) const {
   return impl_->cholmod.solve(b);
 }
 
-int SapFactorization::symbolic_analyses() const {
+Eigen::MatrixXd CholeskyFactor::Solve(const Eigen::MatrixXd& B) const {
+  return impl_->cholmod.solve(B);
+}
+
+int CholeskyFactor::symbolic_analyses() const {
   return impl_->symbolic_analyses;
 }
-int SapFactorization::factorizations() const {
+int CholeskyFactor::factorizations() const {
   return impl_->factorizations;
 }
 
-double SapFactorization::SolvesPerFactorization() const {
+double CholeskyFactor::SolvesPerFactorization() const {
   return impl_->solves_per_factorization;
 }
 
-double SapFactorization::FactorizationFlops() const {
+double CholeskyFactor::FactorizationFlops() const {
   return impl_->factorization_flops;
 }
 
-const std::vector<int>& SapFactorization::tag() const {
+const std::vector<int>& CholeskyFactor::tag() const {
   return impl_->tag;
 }
-void SapFactorization::set_tag(std::vector<int> tag) {
+void CholeskyFactor::set_tag(std::vector<int> tag) {
   impl_->tag = std::move(tag);
 }
 
-SapFactorizationSource SapFactorization::source() const {
+CholeskySource CholeskyFactor::source() const {
   return {impl_->factored, impl_->method, impl_->ordering, impl_->tag};
 }
 
-bool SapFactorization::Restore(const SapFactorizationSource& source) {
+bool CholeskyFactor::Restore(const CholeskySource& source) {
   if (source.lower.rows() == 0) return true;
   const bool ok = Factor(source.lower, source.method, source.ordering);
   set_tag(ok ? source.tag : std::vector<int>{});
   return ok;
 }
 
-}  // namespace coulomb::convex
+}  // namespace coulomb::math

@@ -1,4 +1,4 @@
-#include "coulomb/convex/sap_line_search.h"
+#include "coulomb/math/line_search.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,9 @@
 #include <cmath>
 #include <optional>
 
-namespace coulomb::convex {
+#include "coulomb/math/backtracking.h"
+
+namespace coulomb::math {
 namespace {
 
 // Searches that end before they start: nothing left to gain along the line (|ℓ'(0)| below the
@@ -74,22 +76,30 @@ LineSearchResult BacktrackingLineSearch(const LineFunction& line, const LineSamp
   if (auto settled = SettledAtStart(at_zero, settings)) return *settled;
   LineSearchResult out;
   const double rho = settings.backtracking_rho;
-  double alpha = 1.0 / rho;
-  double best_alpha = 0, best_cost = INFINITY;  // the best trial that satisfies Armijo
-  for (out.iterations = 1; out.iterations <= settings.backtracking_max_iterations;
-       ++out.iterations, alpha *= rho) {
-    const double cost = line(alpha).cost;
-    if (MeetsArmijo(cost, alpha, at_zero, settings) && cost < best_cost) {
-      best_alpha = alpha;
-      best_cost = cost;
-    } else if (best_cost < INFINITY) {
-      break;  // past the minimum along the line
-    }
-  }
-  out.alpha = best_alpha;
-  out.ok = best_cost < INFINITY;
+  BacktrackingSettings backtracking;
+  backtracking.armijo = settings.armijo;
+  backtracking.shrink = rho;
+  backtracking.alpha_start = 1.0 / rho;  // one step past the Newton step first
+  backtracking.alpha_min = 0;
+  backtracking.max_trials = settings.backtracking_max_iterations;
+  const BacktrackingResult first = BacktrackArmijo(
+      [&](double alpha) { return line(alpha).cost; }, at_zero.cost, at_zero.slope, backtracking);
+  out.iterations = first.trials;
+  out.ok = first.accepted;
+  out.alpha = first.alpha;
   if (!out.ok) out.message = "backtracking found no step satisfying Armijo's condition";
+  // Then on while shorter steps still satisfy Armijo and lower the cost: the first acceptable
+  // step from 1/ρ may be long of the minimum along the line.
+  double best_cost = first.merit;
+  for (double alpha = first.alpha * rho;
+       out.ok && out.iterations < settings.backtracking_max_iterations; alpha *= rho) {
+    ++out.iterations;
+    const double cost = line(alpha).cost;
+    if (!(MeetsArmijo(cost, alpha, at_zero, settings) && cost < best_cost)) break;
+    out.alpha = alpha;
+    best_cost = cost;
+  }
   return out;
 }
 
-}  // namespace coulomb::convex
+}  // namespace coulomb::math

@@ -1,11 +1,13 @@
 #pragma once
-// Spatial (6D) algebra for rigid-body trees, Featherstone's formulation with Pinocchio's
-// ordering: motion vectors m = (v, ω) — the velocity of the frame's origin point and the angular
-// velocity — and force vectors f = (force, moment about the origin), both expressed in a frame.
+// Spatial (6D) algebra: rigid transforms, motion and force vectors, spatial inertia; used by
+// the multibody dynamics, the geometry and the contact Jacobians. Featherstone's formulation
+// with Pinocchio's ordering: motion vectors m = (v, ω) — the velocity of the frame's origin point
+// and the angular velocity — and force vectors f = (force, moment about the origin), both expressed
+// in a frame.
 
 #include <Eigen/Dense>
 
-namespace coulomb::multibody {
+namespace coulomb::math {
 
 using Vector6d = Eigen::Matrix<double, 6, 1>;
 using Matrix6d = Eigen::Matrix<double, 6, 6>;
@@ -72,4 +74,4 @@ struct Inertia {
   }
 };
 
-}  // namespace coulomb::multibody
+}  // namespace coulomb::math

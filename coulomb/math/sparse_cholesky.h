@@ -1,22 +1,24 @@
 #pragma once
-// Sparse supernodal Cholesky of the SAP Hessian (CHOLMOD, AMD ordering) that keeps its symbolic
-// analysis while the sparsity pattern is unchanged: within a step the pattern never changes
-// (AssembleHessianLower), and across steps it changes only when the contact graph does.
+// The project's one sparse Cholesky (CHOLMOD): factors a symmetric positive definite matrix
+// given by its lower triangle and keeps the symbolic analysis while the sparsity pattern is
+// unchanged. SAP's Newton Hessian (within a step the pattern never changes, across steps only
+// when the contact graph does) and the FEM Schur complement's eliminated block use it.
 //
-// Owned by the caller and passed to SolveSap, so the solver stays a function of its inputs; the
-// cache changes only how fast an answer comes, never the answer. Copying gives an empty cache.
+// Owned by the caller and passed to the solver, so the solver stays a function of its inputs;
+// the cache changes only how fast an answer comes, never the answer. Copying gives an empty
+// cache.
 
 #include <Eigen/Sparse>
 #include <memory>
 #include <vector>
 
-namespace coulomb::convex {
+namespace coulomb::math {
 
 // CHOLMOD's two algorithms: supernodal (dense BLAS on groups of columns; wins on large, dense
 // cliques such as deformable bodies) and simplicial (column by column; wins on the small 6×6
 // blocks of rigid clutter, and spawns no BLAS threads). Auto lets CHOLMOD choose from the
 // flop count of the symbolic analysis.
-enum class SparseCholesky { kAuto, kSupernodal, kSimplicial };
+enum class CholeskyMethod { kAuto, kSupernodal, kSimplicial };
 
 // The fill-reducing ordering. AMD (minimum degree) is the default and what the spec names;
 // METIS (nested dissection) cuts a 3-D pile's contact graph into halves recursively, which
@@ -28,28 +30,29 @@ enum class FillOrdering { kAmd, kMetis };
 // its tag. Factoring it again gives the same factor bit for bit (CHOLMOD's analysis and numeric
 // factorization are deterministic), which is how a checkpoint keeps a lagged factor
 // (sim/checkpoint.h): the next steps' preconditioned CG iterates depend on it.
-struct SapFactorizationSource {
+struct CholeskySource {
   Eigen::SparseMatrix<double> lower;  // 0 × 0 before any factorization
-  SparseCholesky method = SparseCholesky::kAuto;
+  CholeskyMethod method = CholeskyMethod::kAuto;
   FillOrdering ordering = FillOrdering::kAmd;
   std::vector<int> tag;
 };
 
-class SapFactorization {
+class CholeskyFactor {
  public:
-  SapFactorization();
-  ~SapFactorization();
-  SapFactorization(const SapFactorization&);
-  SapFactorization& operator=(const SapFactorization&);
-  SapFactorization(SapFactorization&&) noexcept;
-  SapFactorization& operator=(SapFactorization&&) noexcept;
+  CholeskyFactor();
+  ~CholeskyFactor();
+  CholeskyFactor(const CholeskyFactor&);
+  CholeskyFactor& operator=(const CholeskyFactor&);
+  CholeskyFactor(CholeskyFactor&&) noexcept;
+  CholeskyFactor& operator=(CholeskyFactor&&) noexcept;
 
   // Factors the symmetric matrix whose lower triangle is given. False if it is not positive
   // definite (numerically).
   bool Factor(const Eigen::SparseMatrix<double>& lower,
-              SparseCholesky method = SparseCholesky::kAuto,
+              CholeskyMethod method = CholeskyMethod::kAuto,
               FillOrdering ordering = FillOrdering::kAmd);
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
+  Eigen::MatrixXd Solve(const Eigen::MatrixXd& B) const;  // column by column, as above
   int symbolic_analyses() const;  // how many times the pattern had to be analysed
   int factorizations() const;
   // How many solves with the factor cost as much as one numeric factorization, from CHOLMOD's
@@ -62,14 +65,14 @@ class SapFactorization {
   const std::vector<int>& tag() const;
   void set_tag(std::vector<int> tag);
   // Kept by Factor (a copy of `lower`: O(nnz), beside the factorization's O(flops)).
-  SapFactorizationSource source() const;
+  CholeskySource source() const;
   // Rebuilds the factor `source` describes (nothing when it is empty); false if it does not
   // factor, which leaves an empty tag (it then preconditions nothing).
-  bool Restore(const SapFactorizationSource& source);
+  bool Restore(const CholeskySource& source);
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace coulomb::convex
+}  // namespace coulomb::math

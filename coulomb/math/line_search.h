@@ -1,11 +1,14 @@
 #pragma once
-// Line searches along the Newton direction of SAP (docs/notes/sap-and-deformables.md §1.5). ℓ(α) is
-// convex, so its derivative is monotone and the exact search is a bracketed 1-D root find.
+// Line searches on a convex cost ℓ(α) along a descent direction whose slope and curvature are
+// cheap (SAP's Newton direction, docs/notes/sap-and-deformables.md §1.5): ℓ' is monotone, so the
+// exact search is a bracketed 1-D root find. For merits that give only their value, the Armijo
+// backtracking of math/backtracking.h is the one line search; BacktrackingLineSearch below runs
+// it and then goes on while the cost still falls.
 
 #include <functional>
 #include <string>
 
-namespace coulomb::convex {
+namespace coulomb::math {
 
 struct LineSample {
   double cost = 0;       // ℓ(α), J
@@ -50,4 +53,4 @@ LineSearchResult ExactLineSearch(const LineFunction& line, const LineSample& at_
 LineSearchResult BacktrackingLineSearch(const LineFunction& line, const LineSample& at_zero,
                                         const LineSearchSettings& settings);
 
-}  // namespace coulomb::convex
+}  // namespace coulomb::math
