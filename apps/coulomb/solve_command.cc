@@ -16,15 +16,8 @@ namespace coulomb::app {
 namespace {
 
 LcpSolverSettings MakeSettings(const SolveOptions& options) {
-  LcpSolverSettings s;
-  const double tolerance = options.tolerance > 0 ? options.tolerance : 1e-10;
+  LcpSolverSettings s = LcpSettingsWithTolerance(options.tolerance > 0 ? options.tolerance : 1e-10);
   s.lemke.seed = options.seed;
-  s.lemke.acceptance_tolerance = tolerance;
-  s.fip.acceptance_tolerance = tolerance;
-  s.ipm.acceptance_tolerance = tolerance;
-  s.newton.acceptance_tolerance = tolerance;
-  s.pgs.acceptance_tolerance = tolerance;
-  s.enumeration.acceptance_tolerance = tolerance;
   return s;
 }
 

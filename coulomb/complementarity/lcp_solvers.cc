@@ -29,6 +29,17 @@ std::vector<LcpSolverKind> AllLcpSolverKinds() {
   return AllKinds(kNames);
 }
 
+LcpSolverSettings LcpSettingsWithTolerance(double tolerance) {
+  LcpSolverSettings s;
+  s.lemke.acceptance_tolerance = tolerance;
+  s.fip.acceptance_tolerance = tolerance;
+  s.ipm.acceptance_tolerance = tolerance;
+  s.newton.acceptance_tolerance = tolerance;
+  s.pgs.acceptance_tolerance = tolerance;
+  s.enumeration.acceptance_tolerance = tolerance;
+  return s;
+}
+
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
                    const LcpSolverSettings& settings) {
   switch (kind) {

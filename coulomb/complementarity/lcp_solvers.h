@@ -25,6 +25,10 @@ struct LcpSolverSettings {
   PortfolioParams portfolio;
 };
 
+// Settings whose every solver accepts an answer at `tolerance` (LcpCertificate::Worst), as
+// `coulomb solve --tolerance` and the Python solve_lcp set them.
+LcpSolverSettings LcpSettingsWithTolerance(double tolerance);
+
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
                    const LcpSolverSettings& settings = {});
 

@@ -47,7 +47,6 @@ struct SceneReader {
   int next_group_bit = 1;
 
   void Read(const Field& root);
-  void ReadSettings(const Field& root);
   void ReadMaterials(const Field& list);
   void ReadBody(const Field& body);
   void ReadBodyArray(const Field& body);
@@ -450,11 +449,6 @@ void SceneReader::ReadActuator(const Field& f) {
   scene.actuators.push_back(a);
 }
 
-void SceneReader::ReadSettings(const Field& root) {
-  scene.name = OptionalString(root, "name", scene.name);
-  ReadSceneSettings(root, scene);
-}
-
 void SceneReader::ReadMaterials(const Field& f) {
   f.RequireMap();
   for (const auto& entry : f.node) {
@@ -509,7 +503,7 @@ void SceneReader::Read(const Field& root) {
   if (root["coulomb"].Int(0, 1000) != kSceneSchemaVersion) {
     root["coulomb"].Fail(fmt::format("schema version must be {}", kSceneSchemaVersion));
   }
-  ReadSettings(root);
+  scene.name = OptionalString(root, "name", scene.name);
   if (root.Has("materials")) ReadMaterials(root["materials"]);
   if (root.Has("bodies")) {
     for (std::size_t i = 0; i < root["bodies"].SequenceSize(); ++i) {
@@ -536,6 +530,10 @@ void SceneReader::Read(const Field& root) {
           FirstFormulationSupporting(&FormulationSupport::deformable_bodies);
     }
   }
+  // Settings last: some reach into what the sections above built (gravity into each deformable
+  // body, friction into every geometry), and solver.name is read by the formulation that runs,
+  // SAP's by default in a scene with deformable bodies.
+  ReadSceneSettings(root, scene);
   if (std::string defect = sim::ValidateScene(scene); !defect.empty()) root.Fail(defect);
 }
 

@@ -10,6 +10,7 @@
 // settings are those the run uses. Keys the scene's formulation does not read are not printed.
 
 #include <Eigen/Core>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,9 +32,9 @@ using SettingValue = std::variant<bool, double, std::string, Eigen::Vector3d>;
 struct SettingTarget {
   std::string_view formulation;
   // Absent when unset (an optional parameter such as SAP's dissipation time scale).
-  std::optional<SettingValue> (*get)(const sim::Scene& scene) = nullptr;
+  std::function<std::optional<SettingValue>(const sim::Scene& scene)> get;
   // "" or why the value is refused (an unknown solver name).
-  std::string (*set)(sim::Scene& scene, const SettingValue& value) = nullptr;
+  std::function<std::string(sim::Scene& scene, const SettingValue& value)> set;
 };
 
 struct SceneSetting {

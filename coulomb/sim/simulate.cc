@@ -220,6 +220,20 @@ int StartRun(const Scene& scene, const RunCheckpoint* resume, multibody::Data& d
 
 }  // namespace
 
+const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state) {
+  // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
+  // the others apply them as explicit torques.
+  const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
+  const Eigen::VectorXd tau =
+      CalcActuation(scene.model, scene.actuators, state.time, state.q, state.v,
+                    implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+  const std::vector<contact::JointDrive> drives =
+      implicit_pd ? CalcDrives(scene.model, scene.actuators, state.time + scene.time_step, state.q)
+                  : std::vector<contact::JointDrive>{};
+  return Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives,
+              &scene.deformables);
+}
+
 RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress,
                     const RunControl& control) {
   const Stopwatch clock;
@@ -267,14 +281,6 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   }
   for (int step = first_step; step < total; ++step) {
     const double t = state.time;
-    // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
-    // the others apply them as explicit torques.
-    const Eigen::VectorXd tau =
-        CalcActuation(scene.model, scene.actuators, t, state.q, state.v,
-                      implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
-    const std::vector<contact::JointDrive> drives =
-        implicit_pd ? CalcDrives(scene.model, scene.actuators, t + scene.time_step, state.q)
-                    : std::vector<contact::JointDrive>{};
     const Frame before = recording != nullptr && step % scene.record_every == 0
                              ? MakeFrame(state, nullptr)
                              : Frame{};
@@ -282,8 +288,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       q_before = state.q;
       v_before = state.v;
     }
-    const StepReport& report = Step(scene.model, data, scene.world, state, tau, scene.time_step,
-                                    scene.settings, drives, &scene.deformables);
+    const StepReport& report = StepScene(scene, data, state);
     // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
     // point).
     state.time = initial_time + (step + 1) * scene.time_step;

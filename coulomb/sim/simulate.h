@@ -84,6 +84,12 @@ struct RunControl {
   std::function<std::string(const RunCheckpoint&)> on_checkpoint;
 };
 
+// One step of `scene` from `state`: its actuators' torques at state.time (or, under a formulation
+// with implicit PD drives, the drives' targets at the step's end), then Step. The caller advances
+// state.time (Simulate counts steps, t0 + n h, so the clock does not drift). The report is
+// state.step's, rewritten by the next step.
+const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state);
+
 // Runs scene.NumSteps() steps from scene.initial, or from control.resume to the same end.
 // `recording` may be null; a resumed run records from the checkpoint on.
 RunSummary Simulate(const Scene& scene, Recording* recording,

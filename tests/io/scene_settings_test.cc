@@ -111,6 +111,9 @@ TEST(SceneSettings, EverySettingOfEveryFormulationRoundTripsAwayFromItsDefault) 
     for (int variant = 0; variant < variants; ++variant) {
       sim::Scene scene;
       scene.settings.formulation = formulation;
+      geometry::CollisionGeometry ground;  // a surface for `friction` to reach
+      ground.shape = geometry::HalfSpace{};
+      scene.world.Add(ground);
       int changed = 0;
       for (const SceneSetting& s : SceneSettings()) {
         if (s.key == "formulation") continue;  // one formulation per pass
@@ -134,7 +137,9 @@ TEST(SceneSettings, EverySettingOfEveryFormulationRoundTripsAwayFromItsDefault) 
       }
       EXPECT_GE(changed, 8);
       const std::string printed = EffectiveSettingsYaml(scene);
-      const std::string file = "coulomb: 1\n" + printed;
+      const std::string file =
+          "coulomb: 1\nbodies: [{name: ground, joint: fixed, shapes: [{type: halfspace}]}]\n" +
+          printed;
       Expected<sim::Scene> reread = ParseScene(file, "settings.yaml", ".");
       ASSERT_TRUE(reread.ok()) << reread.error().ToString() << "\n" << printed;
       const auto body = [](const std::string& yaml) { return yaml.substr(yaml.find('\n')); };
@@ -172,6 +177,26 @@ TEST(SceneSettings, OverridesChangeTheSettingOrSayWhatIsWrong) {
             std::string::npos);
   EXPECT_EQ(scene.settings.cone.settings.tolerance, 1e-9);  // refused values changed nothing
   EXPECT_EQ(scene.settings.formulation->name, "cone");
+}
+
+// Settings that reach into the scene's contents: gravity into each deformable body (whose FEM
+// step has its own copy), friction into every surface.
+TEST(SceneSettings, GravityAndFrictionReachDeformableBodiesAndEverySurface) {
+  Expected<sim::Scene> loaded = ReadSceneFile(kExamples + "/soft_ball.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  sim::Scene& scene = loaded.value();
+  ASSERT_FALSE(scene.deformables.bodies.empty());
+  ASSERT_EQ(ApplySettingOverride("gravity=[0, 0, -1.62]", scene), "");
+  ASSERT_EQ(ApplySettingOverride("friction=0.25", scene), "");
+  for (const fem::FemBody& body : scene.deformables.bodies) {
+    EXPECT_EQ(body.gravity.z(), -1.62);
+    EXPECT_EQ(body.friction, 0.25);
+  }
+  for (const geometry::CollisionGeometry& g : scene.world.geometries) EXPECT_EQ(g.friction, 0.25);
+  EXPECT_NE(EffectiveSettingsYaml(scene).find("friction: 0.25"), std::string::npos);
+  // A scene whose surfaces differ prints no common friction (its materials say it).
+  scene.world.geometries.front().friction = 0.5;
+  EXPECT_EQ(EffectiveSettingsYaml(scene).find("\nfriction:"), std::string::npos);
 }
 
 TEST(SceneSettings, AMisspelledSolverKeyInAFileNamesItsLineAndTheAllowedKeys) {
