@@ -17,6 +17,10 @@ packages=(
   libqhull-dev           # convex hulls of collision meshes (Qhull licence)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
+  # The Python package (python/) for Debian's python3, and its tests and examples:
+  python3-dev pybind11-dev   # bindings (BSD-3)
+  python3-numpy python3-scipy python3-pytest python3-matplotlib   # (BSD-3, BSD-3, MIT, PSF-like)
+  python3-siconos        # peer solvers of examples/python/solve_from_numpy.py only (Apache-2.0)
   clang-14 libclang-rt-14-dev   # ASan/UBSan build and libFuzzer targets of scripts/sanitize.sh (Apache-2.0 with LLVM exception)
   libsiconos-numerics-dev  # peer solvers for bench/ only, never linked into the library (Apache-2.0)
   coinor-libcbc-dev      # MILP ground truth in `coulomb bench trinkle` only (EPL-1.0)

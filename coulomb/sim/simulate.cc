@@ -220,13 +220,14 @@ int StartRun(const Scene& scene, const RunCheckpoint* resume, multibody::Data& d
 
 }  // namespace
 
-const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state) {
+const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state,
+                            const Eigen::VectorXd* applied) {
   // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
   // the others apply them as explicit torques.
   const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
-  const Eigen::VectorXd tau =
-      CalcActuation(scene.model, scene.actuators, state.time, state.q, state.v,
-                    implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+  Eigen::VectorXd tau = CalcActuation(scene.model, scene.actuators, state.time, state.q, state.v,
+                                      implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+  if (applied != nullptr) tau += *applied;
   const std::vector<contact::JointDrive> drives =
       implicit_pd ? CalcDrives(scene.model, scene.actuators, state.time + scene.time_step, state.q)
                   : std::vector<contact::JointDrive>{};

@@ -1,0 +1,59 @@
+// `scene_steps SCENE STEPS [REPEATS]`: the wall time of STEPS steps of a scene through
+// sim::StepScene from C++, the baseline of bench/python_overhead.py (the same steps driven from
+// Python). Prints one JSON object: the median seconds over REPEATS runs, and the state hash.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "coulomb/base/guarded_main.h"
+#include "coulomb/base/numerics_threads.h"
+#include "coulomb/io/scene_file.h"
+#include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/simulate.h"
+
+namespace {
+
+int Run(int argc, char** argv) {
+  if (argc < 3) {
+    fmt::print(stderr, "usage: scene_steps SCENE STEPS [REPEATS]\n");
+    return 2;
+  }
+  coulomb::UseSingleThreadedNumerics();
+  const coulomb::Expected<coulomb::sim::Scene> scene = coulomb::io::ReadSceneFile(argv[1]);
+  if (!scene.ok()) {
+    fmt::print(stderr, "error: {}\n", scene.error().ToString());
+    return 2;
+  }
+  const long steps = std::strtol(argv[2], nullptr, 10);
+  const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
+  std::vector<double> seconds;
+  std::uint64_t hash = 0;
+  for (int r = 0; r < repeats; ++r) {
+    const coulomb::sim::Scene& s = scene.value();
+    coulomb::multibody::Data data = coulomb::multibody::MakeData(s.model);
+    coulomb::sim::State state = s.initial;
+    const auto start = std::chrono::steady_clock::now();
+    for (long k = 0; k < steps; ++k) {
+      coulomb::sim::StepScene(s, data, state);
+      state.time = s.initial.time + static_cast<double>(k + 1) * s.time_step;
+    }
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    hash = coulomb::sim::HashState(state);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  fmt::print("{{\"seconds\": {}, \"steps\": {}, \"repeats\": {}, \"state_hash\": \"{:016x}\"}}\n",
+             seconds[seconds.size() / 2], steps, repeats, hash);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return coulomb::GuardedMain([&] { return Run(argc, argv); });
+}

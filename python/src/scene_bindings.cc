@@ -1,0 +1,311 @@
+// Scenes from Python: load a scene file with overrides (io/scene_settings.h), make its Data, step
+// it with the GIL released, and read the state and the contacts as NumPy arrays that view the
+// C++ storage without copying.
+
+#include <fmt/format.h>
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coulomb/io/scene_file.h"
+#include "coulomb/io/scene_settings.h"
+#include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/scene.h"
+#include "coulomb/sim/simulate.h"
+#include "coulomb/sim/step.h"
+#include "python/src/bindings.h"
+
+namespace py = pybind11;
+
+namespace coulomb::python {
+namespace {
+
+// The exception class coulomb.SceneError, handed over by __init__.py when the package loads.
+py::object& SceneErrorClass() {
+  static py::object* cls = new py::object();  // never destroyed: outlives the interpreter's end
+  return *cls;
+}
+
+// An immutable scene: what Model stands for in `coulomb.load(...)`.
+struct Model {
+  std::shared_ptr<const sim::Scene> scene;
+};
+
+// What stepping changes: the state, the dynamics caches and every workspace.
+struct Data {
+  std::shared_ptr<const sim::Scene> scene;  // the Model this Data belongs to (kept alive)
+  multibody::Data dynamics;
+  sim::State state;
+  double start_time = 0;  // s: the clock is start_time + steps · δt, never a running sum
+  long long steps = 0;
+  Eigen::VectorXd tau;  // nv: generalized forces added to the actuators' at every step
+};
+
+Model Load(const std::string& path, const std::vector<std::string>& overrides) {
+  Expected<sim::Scene> loaded = io::ReadSceneFile(path);
+  if (!loaded.ok()) {
+    const InputError& e = loaded.error();
+    throw SceneFailure{e.ToString(), e.file, e.field, e.line};
+  }
+  sim::Scene& scene = loaded.value();
+  for (const std::string& assignment : overrides) {
+    if (std::string error = io::ApplySettingOverride(assignment, scene); !error.empty()) {
+      const std::string key = assignment.substr(0, assignment.find('='));
+      throw SceneFailure{fmt::format("{}: override {}", path, error), path, key, 0};
+    }
+  }
+  if (std::string defect = sim::ValidateScene(scene); !defect.empty()) {
+    throw SceneFailure{path + ": " + defect, path, "", 0};
+  }
+  return Model{std::make_shared<const sim::Scene>(std::move(scene))};
+}
+
+Data MakeData(const Model& model) {
+  Data d;
+  d.scene = model.scene;
+  d.dynamics = multibody::MakeData(model.scene->model);
+  d.state = model.scene->initial;
+  d.start_time = d.state.time;
+  d.tau = Eigen::VectorXd::Zero(model.scene->model.nv);
+  return d;
+}
+
+// A NumPy array over `values` that keeps `owner` (the Data) alive and writes through.
+py::array_t<double> View(Eigen::VectorXd& values, const py::object& owner) {
+  return py::array_t<double>({values.size()}, {static_cast<py::ssize_t>(sizeof(double))},
+                             values.data(), owner);
+}
+
+// n steps; the per-step reports as NumPy arrays. Stops at a non-finite state (coulomb.StepError).
+py::dict StepN(const Model& model, Data& d, long long n) {
+  if (d.scene != model.scene) {
+    throw py::value_error("this Data was made by another Model (use model.make_data())");
+  }
+  if (n < 0) throw py::value_error("n must be >= 0");
+  const sim::Scene& scene = *model.scene;
+  std::vector<std::string> status(n), message(n);
+  py::array_t<int> iterations(n), contacts(n);
+  py::array_t<double> residual(n), penetration(n), time(n);
+  py::array_t<double> stages({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(4)});
+  auto it = iterations.mutable_unchecked<1>();
+  auto nc = contacts.mutable_unchecked<1>();
+  auto res = residual.mutable_unchecked<1>();
+  auto pen = penetration.mutable_unchecked<1>();
+  auto clock = time.mutable_unchecked<1>();
+  auto stage = stages.mutable_unchecked<2>();
+  long long done = 0;
+  std::string broken;
+  {
+    py::gil_scoped_release release;
+    for (; done < n; ++done) {
+      const sim::StepReport& r = sim::StepScene(scene, d.dynamics, d.state, &d.tau);
+      d.state.time = d.start_time + static_cast<double>(++d.steps) * scene.time_step;
+      status[done] = std::string(ToString(r.status));
+      message[done] = r.message;
+      it(done) = r.iterations;
+      nc(done) = r.num_contacts();
+      res(done) = r.residual;
+      pen(done) = r.max_penetration;
+      clock(done) = d.state.time;
+      stage(done, 0) = r.profile.collision;
+      stage(done, 1) = r.profile.assembly;
+      stage(done, 2) = r.profile.solve;
+      stage(done, 3) = r.profile.advance;
+      if (!d.state.q.allFinite() || !d.state.v.allFinite() || !d.tau.allFinite()) {
+        broken = fmt::format("step {} (t = {:.6g} s): the state is no longer finite ({})",
+                             d.steps - 1, d.state.time, r.message);
+        ++done;
+        break;
+      }
+    }
+  }
+  if (!broken.empty()) {
+    throw StepFailure(broken);
+  }
+  py::dict out;
+  out["status"] = status;
+  out["message"] = message;
+  out["iterations"] = iterations;
+  out["contacts"] = contacts;
+  out["residual"] = residual;
+  out["max_penetration"] = penetration;
+  out["time"] = time;
+  out["stage_seconds"] = stages;
+  return out;
+}
+
+// The last step's contacts (rigid ones), as arrays with one row per contact.
+py::dict Contacts(const Data& d) {
+  const sim::StepReport* r = d.state.step.report.get();
+  const std::size_t n = r == nullptr ? 0 : r->contacts.contacts.size();
+  py::array_t<double> points({n, std::size_t{3}}), normals({n, std::size_t{3}});
+  py::array_t<double> impulses({n, std::size_t{3}}), depths(n), mu(n);
+  py::array_t<int> bodies({n, std::size_t{2}});
+  auto p = points.mutable_unchecked<2>();
+  auto nn = normals.mutable_unchecked<2>();
+  auto imp = impulses.mutable_unchecked<2>();
+  auto depth = depths.mutable_unchecked<1>();
+  auto m = mu.mutable_unchecked<1>();
+  auto b = bodies.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < n; ++k) {
+    const geometry::Contact& c = r->contacts.contacts[k];
+    for (int i = 0; i < 3; ++i) {
+      p(k, i) = c.point[i];
+      nn(k, i) = c.normal[i];
+      const Eigen::Index at = static_cast<Eigen::Index>(3 * k) + i;
+      imp(k, i) = at < r->impulses.size() ? r->impulses[at] : 0.0;
+    }
+    depth(k) = c.phi;
+    m(k) = c.mu;
+    b(k, 0) = c.body_a;
+    b(k, 1) = c.body_b;
+  }
+  py::dict out;
+  out["points"] = points;
+  out["normals"] = normals;
+  out["phi"] = depths;
+  out["impulses"] = impulses;
+  out["mu"] = mu;
+  out["bodies"] = bodies;
+  return out;
+}
+
+// World pose of a body in the current state: (position, 3 × 3 rotation).
+std::pair<Eigen::Vector3d, Eigen::Matrix3d> BodyPose(Data& d, const std::string& name) {
+  const sim::Scene& scene = *d.scene;
+  const int body = scene.model.FindBody(name);
+  if (body < 0) throw py::key_error("no body named '" + name + "'");
+  multibody::CalcForwardKinematics(scene.model, d.dynamics, d.state.q, d.state.v);
+  const math::Transform& X = d.dynamics.X_world[body];
+  return {X.p, X.R};
+}
+
+// Where a joint's coordinates sit in q and v (for controllers writing data.tau).
+py::dict Joint(const Model& model, const std::string& name) {
+  const multibody::Model& m = model.scene->model;
+  for (const multibody::Body& b : m.bodies) {
+    if (b.joint_name != name) continue;
+    py::dict out;
+    out["q_index"] = b.q_index;
+    out["v_index"] = b.v_index;
+    out["nq"] = multibody::ConfigurationSize(b.joint);
+    out["nv"] = multibody::VelocitySize(b.joint);
+    out["type"] = std::string(multibody::ToString(b.joint));
+    out["body"] = b.name;
+    return out;
+  }
+  throw py::key_error("no joint named '" + name + "'");
+}
+
+std::vector<std::string> BodyNames(const Model& model) {
+  std::vector<std::string> names;
+  for (const multibody::Body& b : model.scene->model.bodies) names.push_back(b.name);
+  return names;
+}
+
+}  // namespace
+
+void RegisterScenes(py::module_& m) {
+  m.def(
+      "_register_scene_error", [](py::object cls) { SceneErrorClass() = std::move(cls); },
+      "Internal: hands coulomb.SceneError to the compiled module.");
+  py::register_exception<StepFailure>(m, "StepError", PyExc_RuntimeError);
+  // By value: pybind11 takes a plain void(*)(std::exception_ptr).
+  py::register_exception_translator(
+      [](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
+        try {
+          if (p) std::rethrow_exception(p);
+        } catch (const SceneFailure& e) {
+          py::object cls = SceneErrorClass();
+          if (!cls) {
+            PyErr_SetString(PyExc_ValueError, e.message.c_str());
+            return;
+          }
+          py::object error = cls(e.message, e.file, e.line, e.key);
+          PyErr_SetObject(cls.ptr(), error.ptr());
+        }
+      });
+
+  py::class_<Model>(m, "Model", "A scene read from its file, immutable.")
+      .def_property_readonly(
+          "name", [](const Model& model) { return model.scene->name; }, "scene name")
+      .def_property_readonly(
+          "nq", [](const Model& model) { return model.scene->model.nq; }, "configuration size")
+      .def_property_readonly(
+          "nv", [](const Model& model) { return model.scene->model.nv; }, "velocity size")
+      .def_property_readonly(
+          "time_step", [](const Model& model) { return model.scene->time_step; }, "time step δt, s")
+      .def_property_readonly(
+          "duration", [](const Model& model) { return model.scene->duration; },
+          "the scene's simulated time, s")
+      .def_property_readonly(
+          "num_steps", [](const Model& model) { return model.scene->NumSteps(); },
+          "steps in the scene's duration")
+      .def_property_readonly(
+          "formulation",
+          [](const Model& model) { return std::string(model.scene->settings.formulation->name); },
+          "time-stepping formulation")
+      .def_property_readonly(
+          "solver",
+          [](const Model& model) {
+            const sim::Scene& s = *model.scene;
+            return s.settings.formulation->solver_name(s.settings);
+          },
+          "the formulation's solver")
+      .def_property_readonly("body_names", &BodyNames, "names of the moving bodies, in order")
+      .def("joint", &Joint, py::arg("name"),
+           "Where a joint's coordinates sit: q_index, v_index, nq, nv, type and body.")
+      .def(
+          "settings_yaml",
+          [](const Model& model) { return io::EffectiveSettingsYaml(*model.scene); },
+          "The effective settings as YAML (what `coulomb info --settings` prints).")
+      .def("make_data", &MakeData, "A fresh Data at the scene's initial state.")
+      .def("__repr__", [](const Model& model) {
+        const sim::Scene& s = *model.scene;
+        return fmt::format("<coulomb.Model '{}': {} bodies, nv = {}, {} at δt = {} s>", s.name,
+                           s.model.bodies.size(), s.model.nv, s.settings.formulation->name,
+                           s.time_step);
+      });
+
+  py::class_<Data>(m, "Data", "The state of a run of one Model, and its workspaces.")
+      .def_property_readonly(
+          "q", [](const py::object& self) { return View(self.cast<Data&>().state.q, self); },
+          "configuration (a NumPy view of the state: writing it changes the next step)")
+      .def_property_readonly(
+          "v", [](const py::object& self) { return View(self.cast<Data&>().state.v, self); },
+          "generalized velocity (a NumPy view of the state: writing it changes the next step)")
+      .def_property_readonly(
+          "tau", [](const py::object& self) { return View(self.cast<Data&>().tau, self); },
+          "generalized forces (nv; N, N m) added to the scene's actuators at every step, a NumPy "
+          "view: a controller writes it between steps")
+      .def_property(
+          "time", [](const Data& d) { return d.state.time; },
+          [](Data& d, double t) {
+            d.state.time = d.start_time = t;
+            d.steps = 0;
+          },
+          "simulated time, s")
+      .def_property_readonly(
+          "steps", [](const Data& d) { return d.steps; }, "steps taken since the time was set")
+      .def("contacts", &Contacts,
+           "The last step's rigid contacts: points, normals (from B into A), phi (m), impulses "
+           "(N s, normal first), mu and the body pair (−1: the world), one row each.")
+      .def("body_pose", &BodyPose, py::arg("name"),
+           "World pose of a body now: (position (3,), rotation (3, 3)).")
+      .def(
+          "state_hash", [](const Data& d) { return sim::HashState(d.state); },
+          "FNV-1a hash of q, v and the deformable state (as `coulomb run` reports it).");
+
+  m.def("_load", &Load, py::arg("path"), py::arg("overrides"),
+        "Internal: reads a scene and applies 'key=value' overrides (coulomb.load wraps it).");
+  m.def("step", &StepN, py::arg("model"), py::arg("data"), py::arg("n") = 1,
+        "Advances data by n steps of model (the GIL is released meanwhile). Returns the per-step "
+        "reports as arrays: status, message, iterations, contacts, residual, max_penetration, "
+        "time and stage_seconds (collision, assembly, solve, advance).");
+}
+
+}  // namespace coulomb::python

@@ -1,0 +1,220 @@
+"""The Python package against closed forms and independent certificates recomputed in NumPy
+(never against the package's own earlier output), zero-copy views, and bad input.
+
+Run by ctest (tests/CMakeLists.txt) with PYTHONPATH pointing at the build's python/ folder."""
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import coulomb
+
+ROOT = pathlib.Path(os.environ.get("COULOMB_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+SCENES = ROOT / "examples" / "scenes"
+
+
+def cube_position(model, data):
+    position, _ = data.body_pose("cube")
+    return position
+
+
+@pytest.mark.parametrize("formulation", ["velocity-lcp", "cone", "sap"])
+@pytest.mark.parametrize("mu", [0.3, 0.5])
+def test_incline_slides_as_coulomb_predicts(formulation, mu):
+    # a = g (sin θ − μ cos θ) on a 30° slope; the scene's materials say μ = 0.5, `mu` replaces it.
+    model = coulomb.load(SCENES / "incline.yaml", formulation=formulation, mu=mu, duration=0.5)
+    data = model.make_data()
+    start = cube_position(model, data).copy()
+    reports = coulomb.step(model, data, n=model.num_steps)
+    assert all(s == "solved" for s in reports["status"]), set(reports["message"])
+    t = data.time
+    assert t == pytest.approx(0.5, abs=1e-12)
+    theta, g = math.pi / 6, 9.81
+    expected = 0.5 * g * (math.sin(theta) - mu * math.cos(theta)) * t * t
+    moved = np.linalg.norm(cube_position(model, data) - start)
+    # SAP regularizes friction (slip ≈ σ δt g per step), the exact formulations do not.
+    assert moved == pytest.approx(expected, rel=0.01 if formulation != "sap" else 0.02)
+    assert reports["max_penetration"].max() < 1e-5
+    assert reports["stage_seconds"].shape == (model.num_steps, 4)
+
+
+def test_state_arrays_view_the_simulation_without_copying():
+    model = coulomb.load(SCENES / "drop.yaml")
+    data = model.make_data()
+    q1, q2 = data.q, data.q
+    # The same memory each time, owned by Data (not a copy made for this call).
+    assert q1.__array_interface__["data"][0] == q2.__array_interface__["data"][0]
+    assert not q1.flags["OWNDATA"]
+    coulomb.step(model, data, n=3)
+    assert q1.__array_interface__["data"][0] == data.q.__array_interface__["data"][0]
+    assert np.array_equal(q1, data.q)  # the old view sees the new state
+    # Behaviour: an upward velocity written through the view lifts the box on the next step.
+    z_index = 2  # floating body: position first
+    height = data.q[z_index]
+    data.v[z_index] = 3.0
+    coulomb.step(model, data, n=1)
+    assert data.q[z_index] > height + 0.02
+    # The view keeps its Data alive.
+    del data
+    assert np.isfinite(q1).all()
+
+
+def test_contacts_come_out_as_arrays_with_the_weight_of_the_box():
+    model = coulomb.load(SCENES / "drop.yaml", duration=1.5)
+    data = model.make_data()
+    coulomb.step(model, data, n=model.num_steps)
+    c = data.contacts()
+    k = len(c["phi"])
+    assert k >= 3
+    assert c["points"].shape == (k, 3) and c["normals"].shape == (k, 3)
+    assert c["bodies"].shape == (k, 2)
+    # At rest, the normal impulses carry the weight of the 1 kg box over one step.
+    assert c["impulses"][:, 0].sum() == pytest.approx(9.81 * model.time_step, rel=1e-3)
+    assert np.allclose(np.linalg.norm(c["normals"], axis=1), 1.0)
+
+
+def certify_lcp(M, q, z, tol):
+    w = M @ z + q
+    scale = 1 + np.abs(q).max()
+    assert z.min() >= -tol * scale
+    assert w.min() >= -tol * scale
+    assert np.abs(np.minimum(z, w)).max() <= tol * scale
+
+
+@pytest.mark.parametrize("solver", ["lemke", "ipm", "pgs", "portfolio"])
+def test_lcp_answers_pass_a_certificate_recomputed_in_numpy(solver):
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((12, 12))
+    M = A @ A.T + 0.5 * np.eye(12)  # positive definite: a unique solution
+    q = rng.standard_normal(12)
+    sol = coulomb.solve_lcp(M, q, solver=solver, tol=1e-9)
+    assert sol["status"] == "solved", sol["message"]
+    certify_lcp(M, q, sol["z"], 1e-8)
+    assert sol["iterations"] > 0
+    # SciPy sparse input is taken too.
+    sparse = coulomb.solve_lcp(scipy.sparse.csr_matrix(M), q, solver=solver, tol=1e-9)
+    certify_lcp(M, q, sparse["z"], 1e-8)
+
+
+def abh_error(W, q, mu, r):
+    """Acary–Brémond–Huber's error, written here from its definition: ‖r − P_K(r − û)‖ / ‖q‖
+    with û the De Saxcé velocity u + μ ‖u_T‖ e_n."""
+    W = W.toarray() if hasattr(W, "toarray") else W
+    u = W @ r + q
+    residual = []
+    for i, m in enumerate(mu):
+        ri, ui = r[3 * i:3 * i + 3], u[3 * i:3 * i + 3]
+        uhat = ui + np.array([m * np.linalg.norm(ui[1:]), 0, 0])
+        x = ri - uhat
+        # Projection onto {‖x_T‖ ≤ μ x_n}.
+        xn, xt = x[0], x[1:]
+        norm_t = np.linalg.norm(xt)
+        if norm_t <= m * xn:
+            p = x
+        elif m * norm_t <= -xn:
+            p = np.zeros(3)
+        else:
+            pn = (xn + m * norm_t) / (1 + m * m)
+            p = np.concatenate([[pn], m * pn * xt / norm_t])
+        residual.append(ri - p)
+    return np.linalg.norm(np.concatenate(residual)) / max(np.linalg.norm(q), 1e-300)
+
+
+def box_on_ground_fc3d():
+    """Four corner contacts of a 1 kg, 0.2 m box resting on the ground: W = J M⁻¹ Jᵀ."""
+    m, a = 1.0, 0.1
+    inertia = m * (2 * 0.2 ** 2) / 12 * np.eye(3)
+    corners = [np.array([sx * a, sy * a, -a]) for sx in (-1, 1) for sy in (-1, 1)]
+    rows = []
+    for c in corners:
+        for d in (np.array([0, 0, 1.0]), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])):
+            rows.append(np.concatenate([d, np.cross(c, d)]))
+    J = np.array(rows)
+    Minv = np.block([[np.eye(3) / m, np.zeros((3, 3))], [np.zeros((3, 3)), np.linalg.inv(inertia)]])
+    W = J @ Minv @ J.T
+    h = 1e-3
+    v_free = np.array([0.3, 0, -9.81 * h, 0, 0, 0])  # sliding along x, falling into the ground
+    q = J @ v_free
+    return W, q, np.full(4, 0.5)
+
+
+@pytest.mark.parametrize("solver", ["nsgs", "nsn", "portfolio"])
+def test_fc3d_answers_pass_the_abh_error_recomputed_in_numpy(solver):
+    W, q, mu = box_on_ground_fc3d()
+    for matrix in (W, scipy.sparse.csc_matrix(W)):
+        sol = coulomb.solve_fc3d(matrix, q, mu, solver=solver, tol=1e-9)
+        assert sol["status"] == "solved", sol["message"]
+        assert abh_error(W, q, mu, sol["r"]) <= 1e-8
+        # Sliding: friction opposes the slip at μ times the normal impulse.
+        r = sol["r"].reshape(4, 3)
+        assert r[:, 1].sum() == pytest.approx(-0.5 * r[:, 0].sum(), rel=1e-6)
+
+
+def test_read_problem_reads_the_examples():
+    lcp = coulomb.read_problem(ROOT / "examples" / "lcp" / "lcp_mmc.dat")
+    assert lcp["kind"] == "lcp"
+    sol = coulomb.solve_lcp(lcp["M"], lcp["q"])
+    assert sol["status"] == "solved"
+    certify_lcp(np.asarray(lcp["M"]), np.asarray(lcp["q"]), sol["z"], 1e-8)
+
+
+def test_bad_input_raises_clear_exceptions():
+    with pytest.raises(ValueError, match="square"):
+        coulomb.solve_lcp(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(ValueError, match="q has 3 entries"):
+        coulomb.solve_lcp(np.eye(2), np.ones(3))
+    with pytest.raises(ValueError, match="NaN"):
+        coulomb.solve_lcp(np.array([[1.0, np.nan], [0, 1]]), np.ones(2))
+    with pytest.raises(ValueError, match="unknown LCP solver 'simplex'"):
+        coulomb.solve_lcp(np.eye(2), np.ones(2), solver="simplex")
+    W, q, mu = box_on_ground_fc3d()
+    with pytest.raises(ValueError, match="mu"):
+        coulomb.solve_fc3d(W, q, -mu)
+    with pytest.raises(ValueError, match="3 n_c"):
+        coulomb.solve_fc3d(W, q[:-1], mu)
+    with pytest.raises(ValueError, match="tol"):
+        coulomb.solve_fc3d(W, q, mu, tol=0)
+    with pytest.raises(coulomb.SceneError) as missing:
+        coulomb.load("no/such/scene.yaml")
+    assert missing.value.file == "no/such/scene.yaml"
+    with pytest.raises(coulomb.SceneError) as bad:
+        coulomb.load(SCENES / "incline.yaml", solver__tolerance=3)
+    assert bad.value.key == "solver.tolerance" and "not in [1e-16, 1]" in str(bad.value)
+    with pytest.raises(coulomb.SceneError, match="unknown setting 'tolerence'"):
+        coulomb.load(SCENES / "incline.yaml", tolerence=1e-8)
+    with pytest.raises(coulomb.SceneError) as typo:
+        coulomb.load(ROOT / "tests" / "bad_input" / "unknown_key.yaml")
+    assert typo.value.line == 4 and typo.value.key == "gravty"
+    model = coulomb.load(SCENES / "drop.yaml")
+    other = coulomb.load(SCENES / "drop.yaml").make_data()
+    with pytest.raises(ValueError, match="another Model"):
+        coulomb.step(model, other)
+    with pytest.raises(KeyError):
+        model.make_data().body_pose("nobody")
+    # A NaN written into the state stops stepping with the step named, not a silent NaN.
+    data = model.make_data()
+    data.v[0] = np.nan
+    with pytest.raises(coulomb.StepError, match="step 0"):
+        coulomb.step(model, data, n=5)
+
+
+def test_same_input_gives_the_same_state_as_the_cli_reports():
+    model = coulomb.load(SCENES / "stack.yaml", duration=0.05, formulation="cone")
+    a, b = model.make_data(), model.make_data()
+    coulomb.step(model, a, n=model.num_steps)
+    for _ in range(model.num_steps):
+        coulomb.step(model, b)
+    assert a.state_hash() == b.state_hash()
+    assert "formulation: cone" in model.settings_yaml()
+    cli = os.environ.get("COULOMB_CLI")
+    if cli:  # ctest sets it; the same run through `coulomb run` ends in the same state
+        out = subprocess.run([cli, "run", str(SCENES / "stack.yaml"), "--duration", "0.05",
+                              "--set", "formulation=cone", "--json", "--quiet"],
+                             capture_output=True, text=True, check=True).stdout
+        assert json.loads(out)["state_hash"] == f"{a.state_hash():016x}"
