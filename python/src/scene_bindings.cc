@@ -80,6 +80,20 @@ py::array_t<double> View(Eigen::VectorXd& values, const py::object& owner) {
                              values.data(), owner);
 }
 
+// A deformable body's vertex positions or velocities as an (n, 3) view of the 3 × n storage.
+py::array_t<double> VertexView(const py::object& self, const std::string& name, bool velocities) {
+  Data& d = self.cast<Data&>();
+  const std::vector<fem::FemBody>& bodies = d.scene->deformables.bodies;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].name != name) continue;
+    Eigen::Matrix3Xd& m = velocities ? d.state.deformables[i].v : d.state.deformables[i].x;
+    const auto item = static_cast<py::ssize_t>(sizeof(double));
+    return py::array_t<double>({static_cast<py::ssize_t>(m.cols()), py::ssize_t{3}},
+                               {3 * item, item}, m.data(), self);
+  }
+  throw py::key_error("no deformable body named '" + name + "'");
+}
+
 // n steps; the per-step reports as NumPy arrays. Stops at a non-finite state (coulomb.StepError).
 py::dict StepN(const Model& model, Data& d, long long n) {
   if (d.scene != model.scene) {
@@ -257,6 +271,14 @@ void RegisterScenes(py::module_& m) {
           },
           "the formulation's solver")
       .def_property_readonly("body_names", &BodyNames, "names of the moving bodies, in order")
+      .def_property_readonly(
+          "deformable_names",
+          [](const Model& model) {
+            std::vector<std::string> names;
+            for (const fem::FemBody& b : model.scene->deformables.bodies) names.push_back(b.name);
+            return names;
+          },
+          "names of the deformable (FEM) bodies")
       .def("joint", &Joint, py::arg("name"),
            "Where a joint's coordinates sit: q_index, v_index, nq, nv, type and body.")
       .def(
@@ -294,6 +316,18 @@ void RegisterScenes(py::module_& m) {
       .def("contacts", &Contacts,
            "The last step's rigid contacts: points, normals (from B into A), phi (m), impulses "
            "(N s, normal first), mu and the body pair (−1: the world), one row each.")
+      .def(
+          "vertices",
+          [](const py::object& self, const std::string& name) {
+            return VertexView(self, name, false);
+          },
+          py::arg("name"), "A deformable body's vertex positions, (n, 3) m, a view of the state.")
+      .def(
+          "vertex_velocities",
+          [](const py::object& self, const std::string& name) {
+            return VertexView(self, name, true);
+          },
+          py::arg("name"), "A deformable body's vertex velocities, (n, 3) m/s, a view.")
       .def("body_pose", &BodyPose, py::arg("name"),
            "World pose of a body now: (position (3,), rotation (3, 3)).")
       .def(
