@@ -27,6 +27,7 @@ Solvers
     sol = coulomb.solve_lcp(M, q, solver="portfolio", tol=1e-10)
     sol = coulomb.solve_fc3d(W, q, mu, solver="portfolio", tol=1e-8)   # W dense or SciPy sparse
     problem = coulomb.read_problem("data/siconos/...")                  # Siconos, FCLib, JSON
+    summary = coulomb.run(model)     # the whole run, as `coulomb run --json` reports it
 
 Each answer carries ``status``, ``iterations``, ``seconds``, ``message`` and an independent
 ``certificate`` (LCP: natural residual, infeasibilities, complementarity; FC3D: the
@@ -48,6 +49,7 @@ __all__ = [
     "StepError",
     "load",
     "read_problem",
+    "run",
     "solve_fc3d",
     "solve_lcp",
     "step",
@@ -96,6 +98,18 @@ def load(path: str, overrides: Mapping[str, Any] | None = None, **settings: Any)
         key = _ALIASES.get(key, key.replace("__", "."))
         assignments.append(f"{key}={_yaml_value(key, value)}")
     return _core._load(str(path), assignments)
+
+
+def run(model: Model) -> dict:
+    """Runs the scene's whole duration from its initial state (as `coulomb run` does, with the
+    per-step accuracy measures on) and returns the run's summary: steps, failed_steps,
+    first_failure, max_penetration (m), initial_energy and final_energy (J), worst_metrics
+    (signorini_W, cone_Ns, dissipation_W, misalignment, gliding_mps: the largest of each
+    accuracy measure over all steps), mean_step_us, state_hash and the rest of
+    `coulomb run --json`'s fields."""
+    import json
+
+    return json.loads(_core._run_summary_json(model))
 
 
 def solve_lcp(M, q, solver: str = "portfolio", tol: float = 1e-10) -> dict:

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/io/run_outputs.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/io/scene_settings.h"
 #include "coulomb/multibody/dynamics.h"
@@ -221,6 +222,17 @@ std::vector<std::string> BodyNames(const Model& model) {
   return names;
 }
 
+// The whole run, as `coulomb run --json` summarizes it (the same JSON text, parsed by the
+// package's run()): steps, failures, penetration, energies, worst accuracy measures, state hash.
+std::string RunSummaryJson(const Model& model) {
+  sim::RunSummary summary;
+  {
+    py::gil_scoped_release release;
+    summary = sim::Simulate(*model.scene, nullptr);
+  }
+  return io::FormatSummaryJson(summary);
+}
+
 }  // namespace
 
 void RegisterScenes(py::module_& m) {
@@ -336,6 +348,8 @@ void RegisterScenes(py::module_& m) {
 
   m.def("_load", &Load, py::arg("path"), py::arg("overrides"),
         "Internal: reads a scene and applies 'key=value' overrides (coulomb.load wraps it).");
+  m.def("_run_summary_json", &RunSummaryJson, py::arg("model"),
+        "Internal: runs the scene's whole duration and returns `coulomb run --json`'s text.");
   m.def("step", &StepN, py::arg("model"), py::arg("data"), py::arg("n") = 1,
         "Advances data by n steps of model (the GIL is released meanwhile). Returns the per-step "
         "reports as arrays: status, message, iterations, contacts, residual, max_penetration, "

@@ -233,3 +233,16 @@ def test_a_soft_ball_falls_and_its_vertices_are_views():
     # The same view now holds the moved vertices; before contact it falls as ½ g t² (+ v0 t).
     assert x[:, 2].mean() < z0
     assert np.array_equal(x, data.vertices(name))
+
+
+def test_a_whole_run_reports_what_the_cli_reports():
+    model = coulomb.load(SCENES / "incline.yaml", duration=0.2)
+    summary = coulomb.run(model)
+    assert summary["steps"] == 200 and summary["failed_steps"] == 0
+    # Coulomb's law with maximum dissipation, measured on every step (as the C++ example test).
+    assert summary["worst_metrics"]["cone_Ns"] < 1e-9
+    assert summary["worst_metrics"]["dissipation_W"] < 1e-6
+    # The same end as stepping through the Data.
+    data = model.make_data()
+    coulomb.step(model, data, n=200)
+    assert summary["state_hash"] == f"{data.state_hash():016x}"
