@@ -233,9 +233,8 @@ std::string RunSummaryJson(const Model& model) {
   return io::FormatSummaryJson(summary);
 }
 
-}  // namespace
-
-void RegisterScenes(py::module_& m) {
+// coulomb.SceneError (defined in __init__.py) and coulomb.StepError.
+void RegisterErrors(py::module_& m) {
   m.def(
       "_register_scene_error", [](py::object cls) { SceneErrorClass() = std::move(cls); },
       "Internal: hands coulomb.SceneError to the compiled module.");
@@ -255,7 +254,9 @@ void RegisterScenes(py::module_& m) {
           PyErr_SetObject(cls.ptr(), error.ptr());
         }
       });
+}
 
+void RegisterModel(py::module_& m) {
   py::class_<Model>(m, "Model", "A scene read from its file, immutable.")
       .def_property_readonly(
           "name", [](const Model& model) { return model.scene->name; }, "scene name")
@@ -304,7 +305,9 @@ void RegisterScenes(py::module_& m) {
                            s.model.bodies.size(), s.model.nv, s.settings.formulation->name,
                            s.time_step);
       });
+}
 
+void RegisterData(py::module_& m) {
   py::class_<Data>(m, "Data", "The state of a run of one Model, and its workspaces.")
       .def_property_readonly(
           "q", [](const py::object& self) { return View(self.cast<Data&>().state.q, self); },
@@ -345,7 +348,14 @@ void RegisterScenes(py::module_& m) {
       .def(
           "state_hash", [](const Data& d) { return sim::HashState(d.state); },
           "FNV-1a hash of q, v and the deformable state (as `coulomb run` reports it).");
+}
 
+}  // namespace
+
+void RegisterScenes(py::module_& m) {
+  RegisterErrors(m);
+  RegisterModel(m);
+  RegisterData(m);
   m.def("_load", &Load, py::arg("path"), py::arg("overrides"),
         "Internal: reads a scene and applies 'key=value' overrides (coulomb.load wraps it).");
   m.def("_run_summary_json", &RunSummaryJson, py::arg("model"),
