@@ -202,8 +202,12 @@ bool GetFactorSource(ByteReader& r, math::CholeskySource& source) {
   if (!r.ok()) return true;
   if (method > 2 || ordering > 1 || outer[0] != 0 || outer[cols] != static_cast<int>(nnz))
     return false;
+  // Every column start first: a start past nnz followed by a smaller one would otherwise index
+  // inner[] out of range before the decrease is seen (found by fuzz_checkpoint).
   for (std::uint64_t c = 0; c < cols; ++c) {
     if (outer[c + 1] < outer[c]) return false;
+  }
+  for (std::uint64_t c = 0; c < cols; ++c) {
     for (int k = outer[c]; k < outer[c + 1]; ++k) {
       if (inner[k] < static_cast<int>(c) || inner[k] >= static_cast<int>(rows) ||
           (k > outer[c] && inner[k] <= inner[k - 1])) {
