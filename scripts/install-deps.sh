@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
+  ccache mold            # compiler cache and fast linker of the inner loop (docs/developing.md; GPL-3, MIT)
   libeigen3-dev          # dense linear algebra (MPL-2.0)
   libcli11-dev           # command-line parsing (BSD-3)
   libyaml-cpp-dev        # scene files (MIT)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -57,7 +58,7 @@ std::vector<std::string> Cells(const std::string& row) {
 
 std::vector<BadInputCase> ReadTable() {
   std::vector<BadInputCase> cases;
-  std::ifstream doc(std::string(COULOMB_SOURCE_DIR) + "/docs/bad-inputs.md");
+  std::ifstream doc(std::string(coulomb::testing::SourceDir()) + "/docs/bad-inputs.md");
   static const std::regex kRow(R"(^\|\s*(\d+)\s*\|)");
   for (std::string line; std::getline(doc, line);) {
     if (!std::regex_search(line, kRow)) continue;
@@ -87,7 +88,8 @@ TEST_P(BadInput, ExitsWithItsCodeAndNamesTheFault) {
   std::filesystem::create_directories(tmp);
   const std::string command = std::regex_replace(c.command, std::regex(R"(\$TMP)"), tmp.string());
   // From the source folder, so the table's paths read as a user in a clone would type them.
-  const coulomb::testing::CliRun run = coulomb::testing::RunCli(command, true, COULOMB_SOURCE_DIR);
+  const coulomb::testing::CliRun run =
+      coulomb::testing::RunCli(command, true, coulomb::testing::SourceDir());
   EXPECT_EQ(run.exit_code, c.exit_code) << c.what << "\n$ coulomb " << command << "\n" << run.out;
   for (const std::string& fragment : c.fragments)
     EXPECT_NE(run.out.find(fragment), std::string::npos)

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "coulomb/io/checkpoint_file.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
 
 extern char** environ;
@@ -28,7 +29,7 @@ namespace {
 
 using coulomb::testing::RunCli;
 
-const std::string kArch = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/arch.yaml";
+const std::string kArch = std::string(coulomb::testing::SourceDir()) + "/examples/scenes/arch.yaml";
 
 nlohmann::json Summary(const coulomb::testing::CliRun& run) {
   const auto at = run.out.find('{');
@@ -41,7 +42,8 @@ pid_t Spawn(std::vector<std::string> args) {
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  EXPECT_EQ(posix_spawn(&pid, COULOMB_CLI, nullptr, nullptr, argv.data(), environ), 0);
+  EXPECT_EQ(posix_spawn(&pid, coulomb::testing::CliPath(), nullptr, nullptr, argv.data(), environ),
+            0);
   return pid;
 }
 
@@ -65,12 +67,13 @@ void WaitForLines(const std::filesystem::path& path, std::size_t count) {
 TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_interrupted_run";
   std::filesystem::remove_all(dir);
-  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/stack.yaml";
+  const std::string scene =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/stack.yaml";
   for (const int signal : {SIGINT, SIGKILL}) {
     SCOPED_TRACE(signal == SIGINT ? "SIGINT" : "SIGKILL");
     const auto out = dir / (signal == SIGINT ? "int" : "kill");
-    const pid_t pid =
-        Spawn({COULOMB_CLI, "run", scene, "--duration", "1000", "--quiet", "--out", out.string()});
+    const pid_t pid = Spawn({coulomb::testing::CliPath(), "run", scene, "--duration", "1000",
+                             "--quiet", "--out", out.string()});
     WaitForLines(out / "trajectory.csv", 50);
     ASSERT_EQ(kill(pid, signal), 0);
     int status = 0;
@@ -106,14 +109,22 @@ TEST(CheckpointCli, ArchKilledAfterItsFiveSecondCheckpointResumesToTheStraightRu
   std::filesystem::create_directories(dir);
   const std::string checkpoint = (dir / "arch.ckpt").string();
 
-  std::vector<std::string> args = {
-      COULOMB_CLI, "run",          kArch,      "--duration",         "20",
-      "--quiet",   "--checkpoint", checkpoint, "--checkpoint-every", "5"};
+  std::vector<std::string> args = {coulomb::testing::CliPath(),
+                                   "run",
+                                   kArch,
+                                   "--duration",
+                                   "20",
+                                   "--quiet",
+                                   "--checkpoint",
+                                   checkpoint,
+                                   "--checkpoint-every",
+                                   "5"};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, COULOMB_CLI, nullptr, nullptr, argv.data(), environ), 0);
+  ASSERT_EQ(posix_spawn(&pid, coulomb::testing::CliPath(), nullptr, nullptr, argv.data(), environ),
+            0);
   // The checkpoint appears whole (written beside it and renamed): kill as soon as it does.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(5);
   while (!std::filesystem::exists(checkpoint) && std::chrono::steady_clock::now() < give_up) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -22,8 +23,8 @@ using coulomb::testing::RunCli;
 
 std::vector<std::string> Examples() {
   std::vector<std::string> names;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::string(coulomb::testing::SourceDir()) + "/examples/scenes")) {
     if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
   }
   std::sort(names.begin(), names.end());
@@ -38,7 +39,7 @@ struct Outcome {
 
 Outcome RunExample(const std::string& example, const std::string& formulation, bool other_process) {
   const std::string scene =
-      std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + example + ".yaml";
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/" + example + ".yaml";
   // Long enough for contact in every example, short enough for the whole matrix to take a
   // minute: the bin's first contacts at 0.13 s, the pyramid in contact from the start, the drop
   // and the cradle's first impacts before 0.5 s, three of the cylinder crush's 4 s steps.

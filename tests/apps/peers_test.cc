@@ -13,6 +13,7 @@
 
 #include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/peers/process_memory.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
 
 namespace coulomb::peers {
@@ -258,7 +259,7 @@ TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
 TEST(PeersCli, SolverProblemsReportAndProfile) {
   const std::filesystem::path data = std::filesystem::temp_directory_path() / "coulomb_peers_data";
   const std::filesystem::path src =
-      std::filesystem::path(COULOMB_DATA_DIR) / "siconos/FrictionContact";
+      std::filesystem::path(coulomb::testing::DataDir()) / "siconos/FrictionContact";
   ASSERT_TRUE(std::filesystem::exists(src)) << "missing from data/";
   std::filesystem::remove_all(data);
   std::filesystem::create_directories(data / "siconos/FrictionContact");

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -19,7 +20,8 @@ namespace {
 using Result = coulomb::testing::CliRun;
 using coulomb::testing::RunCli;
 
-const std::string kIncline = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/incline.yaml";
+const std::string kIncline =
+    std::string(coulomb::testing::SourceDir()) + "/examples/scenes/incline.yaml";
 
 TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_test";
@@ -48,7 +50,8 @@ TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
 TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_soft";
   std::filesystem::remove_all(dir);
-  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml";
+  const std::string scene =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/soft_ball.yaml";
   Result r = RunCli("run " + scene + " --duration 0.05 --quiet --out " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   // deformable_ball_x.npy: the NumPy header, then 11 frames × 343 vertices × 3 float32.
@@ -120,7 +123,8 @@ TEST(RunCli, ResumedRunKeepsItsSetOverrides) {
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_set_resume";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string drop = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/drop.yaml";
+  const std::string drop =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/drop.yaml";
   const std::string checkpoint = (dir / "drop.ckpt").string();
   const std::string set = " --set gravity=[0,0,-4] --set formulation=cone --set solver.name=nsgs";
   Result r =
@@ -153,7 +157,8 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("exact, backtracking"), std::string::npos) << r.out;
   // A scene with joint limits warns when the formulation does not enforce them.
-  const std::string iiwa = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/iiwa_hold.yaml";
+  const std::string iiwa =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/iiwa_hold.yaml";
   r = RunCli("run " + iiwa + " --duration 0.002 --quiet");
   EXPECT_NE(r.out.find("ignores 7 joint limit(s)"), std::string::npos) << r.out;
   r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation sap");
@@ -194,8 +199,8 @@ TEST(RunCli, InfoSummarizesTheModel) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("nq = 7, nv = 6"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("contacts at t = 0: 4"), std::string::npos) << r.out;
-  const Result soft =
-      RunCli("info " + std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/soft_ball.yaml");
+  const Result soft = RunCli("info " + std::string(coulomb::testing::SourceDir()) +
+                             "/examples/scenes/soft_ball.yaml");
   ASSERT_EQ(soft.exit_code, 0) << soft.out;
   EXPECT_NE(soft.out.find("3 deformable bodies"), std::string::npos) << soft.out;
   EXPECT_NE(soft.out.find("343 vertices, 1296 tets"), std::string::npos) << soft.out;

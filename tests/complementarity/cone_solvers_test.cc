@@ -13,6 +13,7 @@
 #include "coulomb/base/random.h"
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/io/friction_contact_file.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb {
 namespace {
@@ -141,7 +142,7 @@ TEST(ConeSolvers, BadInputIsReported) {
 
 TEST(ConeSolvers, SiconosFrictionContactData) {
   const std::filesystem::path dir =
-      std::filesystem::path(COULOMB_DATA_DIR) / "siconos" / "FrictionContact";
+      std::filesystem::path(coulomb::testing::DataDir()) / "siconos" / "FrictionContact";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   ConeSolverSettings settings;
   settings.tolerance = 1e-8;

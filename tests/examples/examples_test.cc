@@ -12,6 +12,7 @@
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/formulation_names.h"
 
 namespace coulomb {
@@ -26,7 +27,8 @@ struct ExampleRun {
 // `adjust`, when given, changes the scene's settings before the run (a solver, a tolerance).
 ExampleRun RunExample(const std::string& name, const Formulation* formulation, double duration = -1,
                       const std::function<void(sim::Scene&)>& adjust = nullptr) {
-  const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
+  const std::string path =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/" + name + ".yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   EXPECT_TRUE(scene.ok()) << scene.error().ToString();
   ExampleRun run{scene.value(), {}, {}};

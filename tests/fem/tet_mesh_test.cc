@@ -10,11 +10,12 @@
 #include <numbers>
 
 #include "coulomb/io/tet_mesh_file.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb {
 namespace {
 
-const std::string kMeshes = std::string(COULOMB_DATA_DIR) + "/meshes/";
+const std::string kMeshes = std::string(coulomb::testing::DataDir()) + "/meshes/";
 
 TEST(TetMesh, BoxMeshHasExactVolumeAndAClosedBoundary) {
   const fem::TetMesh mesh = fem::MakeBoxMesh(Eigen::Vector3d(0.5, 0.25, 0.1), {4, 3, 2});

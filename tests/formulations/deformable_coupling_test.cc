@@ -13,6 +13,7 @@
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb {
 namespace {
@@ -307,7 +308,8 @@ TEST(DeformableCoupling, TeddyBearFallsOnTheGroundWithoutInvertedElements) {
       Load(std::string(kGround) +
            R"(
 deformables:
-  - {name: teddy, mesh: {type: file, path: ")" COULOMB_DATA_DIR
+  - {name: teddy, mesh: {type: file, path: ")" +
+           std::string(coulomb::testing::DataDir()) +
            R"(/drake/examples/multibody/deformable/models/teddy.vtk", scale: 0.15},
      orientation: {rpy: [1.5707, 0, -1.5707]}, position: [0, 0, 0.3],
      youngs_modulus: 1.0e4, poisson_ratio: 0.4, stiffness_damping: 0.05, friction: 0.9}

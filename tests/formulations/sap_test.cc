@@ -10,6 +10,7 @@
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/formulation_names.h"
 
 namespace coulomb {
@@ -252,7 +253,8 @@ bodies:
 }
 
 TEST(SapDeterminism, SameSceneGivesBitIdenticalStates) {
-  const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/pyramid.yaml";
+  const std::string path =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/pyramid.yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   ASSERT_TRUE(scene.ok());
   scene.value().settings.formulation = testing_support::Named("sap");

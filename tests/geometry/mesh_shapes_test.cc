@@ -13,11 +13,12 @@
 #include "coulomb/geometry/point_query.h"
 #include "coulomb/io/obj_file.h"
 #include "coulomb/io/scene_shapes.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb::geometry {
 namespace {
 
-const std::string kMeshes = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes/";
+const std::string kMeshes = std::string(coulomb::testing::DataDir()) + "/meshes/ipc/triMeshes/";
 
 Transform At(const Eigen::Vector3d& p, const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
   return {R, p};

@@ -15,6 +15,7 @@ extern "C" {  // the test reads the global problem with libfclib itself, indepen
 
 #include "apps/coulomb/trinkle/trinkle_generator.h"
 #include "coulomb/complementarity/cone_solvers.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/lcp_assertions.h"
 
 namespace coulomb {
@@ -79,7 +80,7 @@ void OpenSpacedimInProcess(const std::string& path) {
 // H5Dopen2. In this process that kills the program (the death test); through our reader, which
 // keeps libhdf5 in a child process, it is an error naming the file.
 TEST(FclibFile, AFileThatCrashesLibhdf5IsAnErrorNotACrash) {
-  const std::string path = std::string(COULOMB_SOURCE_DIR) +
+  const std::string path = std::string(coulomb::testing::SourceDir()) +
                            "/fuzz/regressions/fuzz_fclib/hdf5_chunk_divide_by_zero.hdf5";
   ASSERT_TRUE(fs::exists(path));
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -111,8 +112,9 @@ Eigen::MatrixXd Dense(const fclib_matrix& m) {
 // the certificate is computed from the raw global data with a dense Cholesky of M, not from the
 // condensed W, q: v = M⁻¹ (H r + f), u = Hᵀ v + w, and per contact r ∈ K_μ, û ∈ K*_μ, r · û = 0.
 TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquations) {
-  const std::string path = fmt::format(
-      "{}/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5", COULOMB_DATA_DIR);
+  const std::string path =
+      fmt::format("{}/siconos/python_tests/LMGC_GlobalFrictionContactProblem00046.hdf5",
+                  coulomb::testing::DataDir());
   ASSERT_TRUE(fs::exists(path)) << "missing from data/";
   const auto p = ReadFrictionContactFile(path);
   ASSERT_TRUE(p.ok()) << p.error().ToString();
@@ -155,7 +157,8 @@ TEST(FclibFile, GlobalProblemIsCondensedAndItsSolutionSatisfiesTheGlobalEquation
 TEST(FclibFile, SiconosGlobalDatFilesAreRefusedNotMisread) {
   // GFC3D_Example00's M is 3 × 3 for one contact, so it parses as a local problem up to μ.
   for (const char* name : {"GFC3D_Example00.dat", "GFC3D_Example0.dat"}) {
-    const std::string path = std::string(COULOMB_DATA_DIR) + "/siconos/FrictionContact/" + name;
+    const std::string path =
+        std::string(coulomb::testing::DataDir()) + "/siconos/FrictionContact/" + name;
     ASSERT_TRUE(fs::exists(path)) << "missing from data/";
     const auto p = ReadFrictionContactFile(path);
     ASSERT_FALSE(p.ok()) << name;

@@ -7,6 +7,7 @@
 
 #include <numbers>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/formulation_names.h"
 
 namespace coulomb {
@@ -22,7 +23,7 @@ InputError ErrorOf(const std::string& text) {
 // (one tree, 7 + 16 DoFs), and `self_collision: false` keeps the overlapping primitive links of
 // the arm — and the hand it carries — from colliding with each other, but not with the world.
 TEST(SceneFile, UrdfMountedOnAParentWithoutSelfCollision) {
-  const std::string data = COULOMB_DATA_DIR;
+  const std::string data = coulomb::testing::DataDir();
   const std::string text =
       "coulomb: 1\nbodies:\n  - {name: ball, position: [0.6, 0, 0.3], "
       "shapes: [{type: sphere, radius: 0.05}]}\nurdf:\n"
@@ -126,7 +127,7 @@ TEST(SceneFile, ErrorsNameLineAndKey) {
   EXPECT_NE(e.reason.find("fixed body"), std::string::npos);
   // Mean dilatation needs hexahedral cells, which a mesh file does not have.
   e = ErrorOf("coulomb: 1\ndeformables:\n  - name: t\n    mesh: {type: file, path: " +
-              std::string(COULOMB_DATA_DIR) +
+              std::string(coulomb::testing::DataDir()) +
               "/drake/examples/multibody/deformable/models/teddy.vtk}\n"
               "    material: mooney_rivlin\n"
               "    mooney_rivlin: {c1: 1e5, c2: 0, bulk_modulus: 1e8, mean_dilatation: true}\n");
@@ -207,8 +208,8 @@ TEST(SceneFile, DeformableBodies) {
   EXPECT_EQ(e.field, "deformables[0].fixed");
   e = ErrorOf(head + "  - {mesh: {type: file, path: nowhere.msh}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.path");
-  const std::string teddy =
-      std::string(COULOMB_DATA_DIR) + "/drake/examples/multibody/deformable/models/teddy.vtk";
+  const std::string teddy = std::string(coulomb::testing::DataDir()) +
+                            "/drake/examples/multibody/deformable/models/teddy.vtk";
   e = ErrorOf(head + "  - {mesh: {type: file, path: \"" + teddy + "\", scale: 0}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.scale");
   e = ErrorOf(head + "  - {mesh: {type: ball, radius: 0.1}, friction: -0.5}\n");
@@ -227,8 +228,8 @@ TEST(SceneFile, ReadsEveryExample) {
   for (const char* name :
        {"incline", "incline_stick", "rolling_ball", "stack", "pyramid", "bin", "painleve_rod",
         "newtons_cradle", "iiwa_hold", "soft_ball", "cylinder_crush"}) {
-    const auto scene =
-        io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml");
+    const auto scene = io::ReadSceneFile(std::string(coulomb::testing::SourceDir()) +
+                                         "/examples/scenes/" + name + ".yaml");
     EXPECT_TRUE(scene.ok()) << name << ": " << scene.error().ToString();
   }
 }
@@ -242,7 +243,7 @@ namespace {
 // Mesh shapes: `mesh` is the convex hull of an OBJ file on any body, with the hull's mass
 // properties; `trimesh` is the file's surface, static only.
 TEST(SceneFile, MeshShapesFromObjFiles) {
-  const std::string dir = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes";
+  const std::string dir = std::string(coulomb::testing::DataDir()) + "/meshes/ipc/triMeshes";
   const std::string text =
       "coulomb: 1\nbodies:\n"
       "  - {name: floor, joint: fixed, shapes: [{type: trimesh, file: erleben/internal_edges.obj, "
@@ -264,7 +265,7 @@ TEST(SceneFile, MeshShapesFromObjFiles) {
 }
 
 TEST(SceneFile, MeshShapeErrorsNameTheField) {
-  const std::string dir = std::string(COULOMB_DATA_DIR) + "/meshes/ipc/triMeshes";
+  const std::string dir = std::string(coulomb::testing::DataDir()) + "/meshes/ipc/triMeshes";
   const auto error = [&](const std::string& shape) {
     const auto scene = io::ParseScene(
         "coulomb: 1\nbodies:\n  - {name: b, position: [0, 0, 1], mass: 1,\n"

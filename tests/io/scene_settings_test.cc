@@ -15,11 +15,12 @@
 #include "coulomb/io/scene_file.h"
 #include "coulomb/io/text_file.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb::io {
 namespace {
 
-const std::string kExamples = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes";
+const std::string kExamples = std::string(coulomb::testing::SourceDir()) + "/examples/scenes";
 
 // The scene file `text` with its settings replaced by the YAML document `settings`: every key of
 // the table is removed (top level and `solver:`), then the printed ones are put in.
@@ -210,7 +211,7 @@ TEST(SceneSettings, AMisspelledSolverKeyInAFileNamesItsLineAndTheAllowedKeys) {
 }
 
 TEST(SceneSettings, TheSettingsReferenceInDocsIsTheTable) {
-  std::ifstream doc(std::string(COULOMB_SOURCE_DIR) + "/docs/settings.md");
+  std::ifstream doc(std::string(coulomb::testing::SourceDir()) + "/docs/settings.md");
   ASSERT_TRUE(doc.good());
   std::stringstream text;
   text << doc.rdbuf();

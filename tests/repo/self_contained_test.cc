@@ -14,12 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
+
 namespace coulomb {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kRoot = fs::weakly_canonical(COULOMB_SOURCE_DIR);
+const fs::path kRoot = fs::weakly_canonical(coulomb::testing::SourceDir());
 
 std::string ReadText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -13,12 +13,14 @@
 
 #include "coulomb/io/checkpoint_file.h"
 #include "coulomb/io/scene_file.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb::sim {
 namespace {
 
 Scene LoadExample(const std::string& name) {
-  const std::string path = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
+  const std::string path =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/" + name + ".yaml";
   Expected<Scene> scene = io::ReadSceneFile(path);
   EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().ToString());
   return scene.ok() ? std::move(scene.value()) : Scene{};

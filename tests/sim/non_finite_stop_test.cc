@@ -10,6 +10,7 @@
 #include "coulomb/formulations/formulation.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/simulate.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb::sim {
 namespace {
@@ -55,7 +56,7 @@ const Formulation kOverflow = Spoiling(
 
 Scene Stack(const Formulation& formulation) {
   Expected<Scene> scene =
-      io::ReadSceneFile(std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/stack.yaml");
+      io::ReadSceneFile(std::string(coulomb::testing::SourceDir()) + "/examples/scenes/stack.yaml");
   EXPECT_TRUE(scene.ok());
   Scene s = scene.ok() ? std::move(scene.value()) : Scene{};
   s.settings.formulation = &formulation;

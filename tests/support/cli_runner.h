@@ -1,11 +1,14 @@
 #pragma once
-// Runs the `coulomb` command line (COULOMB_CLI, set by tests/CMakeLists.txt) as a user would.
+// Runs the `coulomb` command line of this build (CliPath(), tests/support/build_paths.h) as a user
+// would.
 
 #include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <string>
+
+#include "tests/support/build_paths.h"
 
 namespace coulomb::testing {
 
@@ -20,7 +23,7 @@ inline CliRun RunCli(const std::string& args, bool with_stderr = true,
                      const std::string& working_dir = "") {
   CliRun run;
   const std::string command = (working_dir.empty() ? "" : "cd '" + working_dir + "' && ") +
-                              std::string(COULOMB_CLI) + " " + args +
+                              std::string(coulomb::testing::CliPath()) + " " + args +
                               (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;

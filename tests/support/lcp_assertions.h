@@ -8,6 +8,7 @@
 
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_result.h"
+#include "tests/support/build_paths.h"
 
 namespace coulomb::testing {
 
@@ -26,7 +27,7 @@ inline ::testing::AssertionResult IsCertifiedSolution(const LcpProblem& problem,
 inline std::string DataFile(const std::string& relative) {
   // Appended in place: GCC 12 warns (-Warray-bounds, a false positive of its bug 105651) on
   // std::string(...) + "/" + ... once the tests' precompiled header is in.
-  std::string path = COULOMB_DATA_DIR;
+  std::string path = coulomb::testing::DataDir();
   path.append("/").append(relative);
   return path;
 }

@@ -9,6 +9,8 @@
 #include <regex>
 #include <string>
 
+#include "tests/support/build_paths.h"
+
 namespace {
 
 std::string Capture(const std::string& command) {
@@ -37,8 +39,9 @@ void ExpectRenders(const std::string& name, int frames) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string html = (dir / (name + ".html")).string();
-  const std::string scene = std::string(COULOMB_SOURCE_DIR) + "/examples/scenes/" + name + ".yaml";
-  const std::string run = std::string(COULOMB_CLI) + " run " + scene +
+  const std::string scene =
+      std::string(coulomb::testing::SourceDir()) + "/examples/scenes/" + name + ".yaml";
+  const std::string run = std::string(coulomb::testing::CliPath()) + " run " + scene +
                           " --duration 0.5 --quiet --html " + html + " > /dev/null";
   ASSERT_EQ(std::system(run.c_str()), 0);
   const std::string dom =

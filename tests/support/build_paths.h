@@ -1,0 +1,15 @@
+#pragma once
+// Where this build's sources, data and `coulomb` program are, for the tests.
+//
+// Functions rather than compile definitions in every test: the paths differ between two clones
+// of the repository, and a definition on a compile command would make each test's compile
+// differ too, so a clone could not reuse the compiler cache another clone filled. Only
+// build_paths.cc carries the paths (tests/CMakeLists.txt).
+
+namespace coulomb::testing {
+
+const char* DataDir();    // COULOMB_DATA_DIR: data/ of the repository
+const char* SourceDir();  // the repository's root
+const char* CliPath();    // the `coulomb` program of this build
+
+}  // namespace coulomb::testing
