@@ -16,7 +16,12 @@ namespace {
 
 using Kind = Hdf5Object::Kind;
 
-constexpr std::chrono::seconds kChildTime{60};   // a read that takes longer is a hang
+// A read that takes longer than kChildBaseTime plus kChildTimePerMiB for each MiB of the file is
+// a hang: libhdf5 reads a sound file at hundreds of MiB/s, and on some damaged files it loops
+// for ever (fuzz/regressions/fuzz_fclib/hdf5_loops_on_damaged_file.hdf5, 19 KB, never ends), so
+// a fixed minute made a user wait a minute for that file's error.
+constexpr std::chrono::milliseconds kChildBaseTime{5000};
+constexpr std::chrono::milliseconds kChildTimePerMiB{1000};
 constexpr std::int64_t kMostObjects = 100000;    // groups and datasets under the roots
 constexpr std::size_t kLongestString = 1 << 20;  // a title or a description, not a payload
 constexpr std::uint8_t kErrorRecord = 0xFE, kEndRecord = 0xFF;
@@ -292,7 +297,8 @@ Hdf5Reader::Hdf5Reader(const std::string& path, const std::vector<std::string>& 
   // The answer repeats the values at 8 bytes each: 64 × the file and 64 MiB more is plenty.
   const std::size_t limit = 64 * static_cast<std::size_t>(bytes) + (std::size_t{64} << 20);
   const Expected<std::string> isolated =
-      RunIsolated([&] { return ReadInChild(path, roots, max_entries); }, limit, kChildTime);
+      RunIsolated([&] { return ReadInChild(path, roots, max_entries); }, limit,
+                  kChildBaseTime + kChildTimePerMiB * static_cast<std::int64_t>(bytes >> 20));
   if (!isolated.ok()) {
     error_ = Error("", "libhdf5 " + isolated.error().reason + " reading the file (damaged?)");
     return;

@@ -7,8 +7,9 @@
 // fuzz/regressions/fuzz_fclib/hdf5_chunk_divide_by_zero.hdf5) — and can leak on its error paths.
 // No check before the call can rule that out, so the file is read in a forked child that walks the
 // groups asked for and sends every dataset's class, shape and values back through a pipe. A
-// crash, a hang (60 s) or an oversized answer ends the child, not the program, and becomes an
-// InputError. All validation happens here, in the caller's process, on plain vectors.
+// crash, a hang (5 s plus 1 s per MiB of the file) or an oversized answer ends the child, not the
+// program, and becomes an InputError. All validation happens here, in the caller's process, on
+// plain vectors.
 //
 // Why not libfclib's reader: it checks each HDF5 call with a macro that prints and calls exit(1),
 // so one malformed dataset ends the whole process (docs/fuzzing.md).
