@@ -18,6 +18,9 @@ packages=(
   libqhull-dev           # convex hulls of collision meshes (Qhull licence)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
+  libmuparser-dev        # closed-form reference curves of sweep files (MIT)
+  libopenmpi-dev openmpi-bin   # `mpirun coulomb sweep` across ranks and machines (BSD-3)
+  hdf5-tools             # h5dump, with which the sweep tests read results.h5 (BSD-3-like HDF5 licence)
   # The Python package (python/) for Debian's python3, and its tests and examples:
   python3-dev pybind11-dev   # bindings (BSD-3)
   python3-numpy python3-scipy python3-pytest python3-matplotlib   # (BSD-3, BSD-3, MIT, PSF-like)

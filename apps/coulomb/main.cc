@@ -9,6 +9,7 @@
 #include "apps/coulomb/peers/peers_bench.h"
 #include "apps/coulomb/run_command.h"
 #include "apps/coulomb/solve_command.h"
+#include "apps/coulomb/sweep/sweep_command.h"
 #include "apps/coulomb/trinkle/trinkle_study.h"
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
@@ -169,6 +170,24 @@ CLI::App* AddPaper2Command(CLI::App& bench, coulomb::paper2::Paper2Options& pape
   return paper2_cmd;
 }
 
+// `coulomb sweep FILE`: many runs of one scene with varied settings.
+CLI::App* AddSweepCommand(CLI::App& app, coulomb::app::SweepOptions& sweep) {
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep",
+      "Run every variant of a sweep file (docs/sweeps.md) on all cores, or on every rank of "
+      "`mpirun -np K coulomb sweep FILE`; rows are recorded as runs finish");
+  sweep_cmd->add_option("file", sweep.file, "sweep file (YAML)")->required();
+  sweep_cmd->add_option("--threads", sweep.threads,
+                        "worker threads per rank (default: the machine's cores / its ranks)");
+  sweep_cmd->add_option("--out", sweep.out, "results folder (default: the sweep file's output)");
+  sweep_cmd->add_flag("--resume", sweep.resume,
+                      "continue the folder's results: run only what is missing");
+  sweep_cmd->add_flag("--force", sweep.force, "replace the folder's results");
+  sweep_cmd->add_flag("--list", sweep.list, "print every run's parameter values, run nothing");
+  sweep_cmd->add_flag("--quiet", sweep.quiet, "no progress display");
+  return sweep_cmd;
+}
+
 int Run(int argc, char** argv) {
   coulomb::UseSingleThreadedNumerics();  // one thread, deterministic (numerics_threads.h)
   CLI::App app{"Coulomb: frictional contact simulation and complementarity solvers"};
@@ -181,9 +200,11 @@ int Run(int argc, char** argv) {
   coulomb::app::TrinkleStudyOptions study;
   coulomb::peers::PeersBenchOptions peers;
   coulomb::paper2::Paper2Options paper2;
+  coulomb::app::SweepOptions sweep;
   CLI::App* solve_cmd = AddSolveCommand(app, solve);
   CLI::App* run_cmd = AddRunCommand(app, run);
   CLI::App* info_cmd = AddInfoCommand(app, info);
+  CLI::App* sweep_cmd = AddSweepCommand(app, sweep);
   CLI::App* bench_cmd = app.add_subcommand("bench", "Reproduction and comparison studies");
   bench_cmd->require_subcommand(1);
   CLI::App* trinkle_cmd = AddTrinkleCommand(*bench_cmd, study);
@@ -200,6 +221,7 @@ int Run(int argc, char** argv) {
   if (solve_cmd->parsed()) return coulomb::app::RunSolve(solve);
   if (run_cmd->parsed()) return coulomb::app::RunScene(run);
   if (info_cmd->parsed()) return coulomb::app::RunInfo(info);
+  if (sweep_cmd->parsed()) return coulomb::app::RunSweep(sweep);
   if (trinkle_cmd->parsed()) return coulomb::app::RunTrinkleStudy(study);
   if (peers_cmd->parsed()) return coulomb::peers::RunPeersBench(peers);
   if (paper2_cmd->parsed()) return coulomb::paper2::RunPaper2Bench(paper2);
