@@ -106,15 +106,9 @@ std::string Mpirun(int ranks) {
   return "mpirun -np " + std::to_string(ranks) + " --oversubscribe ";
 }
 
+// A command line with its stderr, as a user sees it.
 coulomb::testing::CliRun RunShell(const std::string& command) {
-  coulomb::testing::CliRun run;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (fgets(buffer, sizeof buffer, pipe) != nullptr) run.out += buffer;
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return coulomb::testing::RunCommand(command + " 2>&1");
 }
 
 // CI installs OpenMPI (scripts/install-deps.sh), and the build then links it: a build without MPI

@@ -17,14 +17,9 @@ struct CliRun {
   std::string out;  // stdout and stderr together, or stdout alone
 };
 
-// stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
-// `working_dir`, when given, is the folder the command runs in.
-inline CliRun RunCli(const std::string& args, bool with_stderr = true,
-                     const std::string& working_dir = "") {
+// Runs a shell command line; `out` is what it printed on stdout.
+inline CliRun RunCommand(const std::string& command) {
   CliRun run;
-  const std::string command = (working_dir.empty() ? "" : "cd '" + working_dir + "' && ") +
-                              std::string(coulomb::testing::CliPath()) + " " + args +
-                              (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
@@ -32,6 +27,15 @@ inline CliRun RunCli(const std::string& args, bool with_stderr = true,
   const int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
+}
+
+// stdout and stderr together, or stdout alone (stderr discarded) for machine-readable output.
+// `working_dir`, when given, is the folder the command runs in.
+inline CliRun RunCli(const std::string& args, bool with_stderr = true,
+                     const std::string& working_dir = "") {
+  return RunCommand((working_dir.empty() ? "" : "cd '" + working_dir + "' && ") +
+                    std::string(coulomb::testing::CliPath()) + " " + args +
+                    (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace coulomb::testing
