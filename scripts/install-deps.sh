@@ -16,6 +16,7 @@ packages=(
   libfclib-dev           # FCLib HDF5 frictional-contact problem files (Apache-2.0)
   liburdfdom-dev         # URDF import (BSD-3)
   libqhull-dev           # convex hulls of collision meshes (Qhull licence)
+  libassimp-dev          # STL and COLLADA meshes of published robots (BSD-3)
   libgtest-dev libgmock-dev googletest   # tests (BSD-3)
   libbenchmark-dev       # micro benchmarks (Apache-2.0)
   libmuparser-dev        # closed-form reference curves of sweep files (MIT)

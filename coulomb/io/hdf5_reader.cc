@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "coulomb/io/answer_bytes.h"
 #include "coulomb/io/isolated_call.h"
 
 namespace coulomb::io {
@@ -44,16 +45,6 @@ class Handle {
   hid_t id_;
   herr_t (*close_)(hid_t);
 };
-
-template <typename T>
-void Put(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-
-void PutText(std::string& out, const std::string& text) {
-  Put(out, static_cast<std::uint32_t>(text.size()));
-  out += text;
-}
 
 // The values of one dataset, or why they were not read.
 Hdf5Object ReadDataset(hid_t set, std::int64_t max_entries) {
@@ -141,14 +132,8 @@ void PutObject(std::string& out, const std::string& name, const Hdf5Object& o) {
   Put(out, static_cast<std::int32_t>(o.rank));
   Put(out, o.count);
   PutText(out, o.defect);
-  Put(out, static_cast<std::uint64_t>(o.integers.size()));
-  if (!o.integers.empty()) {
-    out.append(reinterpret_cast<const char*>(o.integers.data()), o.integers.size() * 8);
-  }
-  Put(out, static_cast<std::uint64_t>(o.doubles.size()));
-  if (!o.doubles.empty()) {
-    out.append(reinterpret_cast<const char*>(o.doubles.data()), o.doubles.size() * 8);
-  }
+  PutArray(out, o.integers);
+  PutArray(out, o.doubles);
   PutText(out, o.text);
 }
 
@@ -229,41 +214,7 @@ std::string ReadInChild(const std::string& path, const std::vector<std::string>&
   return out;
 }
 
-// ---- The parent: the child's answer
-// --------------------------------------------------------------
-
-// A bounds-checked reader of the answer.
-class Cursor {
- public:
-  explicit Cursor(const std::string& data) : data_(data) {}
-  template <typename T>
-  bool Get(T& value) {
-    if (data_.size() - at_ < sizeof(T)) return false;
-    std::memcpy(&value, data_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return true;
-  }
-  bool GetText(std::string& text) {
-    std::uint32_t size = 0;
-    if (!Get(size) || data_.size() - at_ < size) return false;
-    text.assign(data_, at_, size);
-    at_ += size;
-    return true;
-  }
-  template <typename T>
-  bool GetArray(std::vector<T>& values) {
-    std::uint64_t size = 0;
-    if (!Get(size) || (data_.size() - at_) / sizeof(T) < size) return false;
-    values.resize(size);
-    if (size > 0) std::memcpy(values.data(), data_.data() + at_, size * sizeof(T));
-    at_ += size * sizeof(T);
-    return true;
-  }
-
- private:
-  const std::string& data_;
-  std::size_t at_ = 0;
-};
+// ---- The parent: the child's answer ----------------------------------------------------------
 
 const char* KindName(Kind kind) {
   switch (kind) {
@@ -304,7 +255,7 @@ Hdf5Reader::Hdf5Reader(const std::string& path, const std::vector<std::string>& 
     return;
   }
   const std::string& answer = isolated.value();
-  Cursor cursor(answer);
+  AnswerCursor cursor(answer);
   for (;;) {
     std::uint8_t kind = 0;
     if (!cursor.Get(kind)) break;

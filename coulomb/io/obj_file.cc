@@ -32,8 +32,8 @@ bool ParseCorner(const std::string& token, long vertex_count, int& index) {
 
 }  // namespace
 
-Expected<ObjMesh> ParseObj(const std::string& text, const std::string& origin) {
-  ObjMesh mesh;
+Expected<SurfaceMesh> ParseObj(const std::string& text, const std::string& origin) {
+  SurfaceMesh mesh;
   std::istringstream lines(text);
   std::string line;
   for (int number = 1; std::getline(lines, line); ++number) {
@@ -73,7 +73,7 @@ Expected<ObjMesh> ParseObj(const std::string& text, const std::string& origin) {
   return mesh;
 }
 
-Expected<ObjMesh> ReadObjFile(const std::string& path) {
+Expected<SurfaceMesh> ReadObjFile(const std::string& path) {
   Expected<std::string> text = ReadTextFile(path);
   if (!text.ok()) return text.error();
   return ParseObj(text.value(), path);

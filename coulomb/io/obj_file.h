@@ -14,13 +14,13 @@
 
 namespace coulomb::io {
 
-struct ObjMesh {
+struct SurfaceMesh {
   std::vector<Eigen::Vector3d> vertices;
   std::vector<std::array<int, 3>> triangles;  // 0-based
 };
 
-Expected<ObjMesh> ReadObjFile(const std::string& path);
+Expected<SurfaceMesh> ReadObjFile(const std::string& path);
 // The same from text; `origin` names the source in errors.
-Expected<ObjMesh> ParseObj(const std::string& text, const std::string& origin);
+Expected<SurfaceMesh> ParseObj(const std::string& text, const std::string& origin);
 
 }  // namespace coulomb::io

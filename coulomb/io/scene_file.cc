@@ -349,7 +349,10 @@ void SceneReader::ReadUrdf(const Field& f) {
     bodies[body.name] = {index, {}};
     if (group != 1) group_of_body[index] = group;
   }
-  AddUrdfCollisions(robot, offset, file, friction, group, scene);
+  if (const std::string defect = AddUrdfCollisions(robot, offset, file, friction, group, scene);
+      !defect.empty()) {
+    f["file"].Fail(defect);
+  }
   for (const std::string& w : robot.warnings)
     scene.warnings.push_back(fmt::format("{}: {}", file, w));
   for (multibody::JointCoupler c : robot.couplers) {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "coulomb/io/obj_file.h"
+#include "coulomb/io/mesh_file.h"
 
 namespace coulomb::io {
 namespace {
@@ -55,18 +55,9 @@ geometry::Shape ReadShape(const Field& f, const std::string& base_dir) {
 
 Expected<geometry::Shape> LoadMeshShape(const std::string& path, const Eigen::Vector3d& scale,
                                         bool convex) {
-  const std::string extension = std::filesystem::path(path).extension().string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return InputError{path, 0, "", "is a directory, not a mesh file"};
-  }
-  if (extension != ".obj" && extension != ".OBJ") {
-    return InputError{path, 0, "mesh",
-                      fmt::format("'{}' meshes are not read; convert the file to OBJ", extension)};
-  }
-  Expected<ObjMesh> obj = ReadObjFile(path);
-  if (!obj.ok()) return obj.error();
-  std::vector<Eigen::Vector3d> vertices = obj.value().vertices;
+  Expected<SurfaceMesh> file = ReadMeshFile(path);
+  if (!file.ok()) return file.error();
+  std::vector<Eigen::Vector3d> vertices = file.value().vertices;
   for (Eigen::Vector3d& v : vertices) v = v.cwiseProduct(scale);
   if (convex) {
     Expected<geometry::ConvexMesh> mesh = geometry::MakeConvexMesh(vertices, path);
@@ -74,7 +65,7 @@ Expected<geometry::Shape> LoadMeshShape(const std::string& path, const Eigen::Ve
     return geometry::Shape(mesh.value());
   }
   Expected<geometry::TriangleMesh> mesh =
-      geometry::MakeTriangleMesh(vertices, obj.value().triangles, path);
+      geometry::MakeTriangleMesh(vertices, file.value().triangles, path);
   if (!mesh.ok()) return mesh.error();
   return geometry::Shape(mesh.value());
 }

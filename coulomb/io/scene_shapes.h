@@ -1,6 +1,6 @@
 #pragma once
 // Collision shapes in scene files (docs/scene-format.md, "Shapes"): the primitives, `mesh` (the
-// convex hull of an OBJ file) and `trimesh` (an OBJ surface as static geometry), and the same
+// convex hull of a mesh file) and `trimesh` (a mesh surface as static geometry), and the same
 // mesh loading for URDF collision meshes.
 
 #include <Eigen/Dense>
@@ -16,7 +16,8 @@ namespace coulomb::io {
 // ParseFailure naming the field on bad input.
 geometry::Shape ReadShape(const Field& f, const std::string& base_dir);
 
-// An OBJ file scaled per axis: its convex hull (`convex`) or its triangles as they are.
+// A mesh file (mesh_file.h: OBJ, STL, COLLADA…) scaled per axis: its convex hull (`convex`) or
+// its triangles as they are.
 Expected<geometry::Shape> LoadMeshShape(const std::string& path, const Eigen::Vector3d& scale,
                                         bool convex);
 

@@ -6,8 +6,9 @@
 
 namespace coulomb::io {
 
-void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
-                       double friction, std::uint32_t group, sim::Scene& scene) {
+std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
+                              const std::string& file, double friction, std::uint32_t group,
+                              sim::Scene& scene) {
   using Kind = multibody::CollisionGeometry::Shape;
   for (const multibody::CollisionGeometry& c : robot.collisions) {
     geometry::CollisionGeometry g;
@@ -27,16 +28,15 @@ void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std
       // Collision meshes are used as their convex hulls, as other engines do.
       Expected<geometry::Shape> mesh = LoadMeshShape(c.mesh_path, c.mesh_scale, true);
       if (!mesh.ok()) {
-        scene.warnings.push_back(fmt::format("{}: link '{}': collision mesh skipped: {}", file,
-                                             robot.model.bodies[c.body].name,
-                                             mesh.error().ToString()));
-        continue;
+        return fmt::format("{}: link '{}': collision mesh: {}", file,
+                           robot.model.bodies[c.body].name, mesh.error().ToString());
       }
       g.shape = mesh.value();
     }
     scene.world.Add(g);
     scene.geometry_colors.push_back("#c8c8d0");
   }
+  return "";
 }
 
 }  // namespace coulomb::io

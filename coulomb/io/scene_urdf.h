@@ -10,11 +10,13 @@
 
 namespace coulomb::io {
 
-// Adds every box, sphere, cylinder and mesh (its convex hull; OBJ only) of `robot` (whose bodies
-// start at `offset` in the scene's model) with the include's friction. group ≠ 1 is a robot without
-// self-collision: its shapes do not collide with each other. A mesh that cannot be read is skipped
-// with a warning naming `file`.
-void AddUrdfCollisions(const multibody::UrdfImport& robot, int offset, const std::string& file,
-                       double friction, std::uint32_t group, sim::Scene& scene);
+// Adds every box, sphere, cylinder and mesh (its convex hull; mesh_file.h's formats) of `robot`
+// (whose bodies start at `offset` in the scene's model) with the include's friction. group ≠ 1 is
+// a robot without self-collision: its shapes do not collide with each other. Returns "" or, for a
+// mesh that cannot be read, why, naming the link and the mesh file: a robot never loses a
+// collision shape silently.
+std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
+                              const std::string& file, double friction, std::uint32_t group,
+                              sim::Scene& scene);
 
 }  // namespace coulomb::io

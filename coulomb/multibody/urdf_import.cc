@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -170,6 +171,30 @@ Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostic
   return body;
 }
 
+// The folder of ROS package `package` for a URDF in `folder` when no package map names it: the
+// nearest folder at or above `folder` that is the package (its package.xml says
+// <name>package</name>, or it bears the package's name) or holds it as a subfolder, as packages sit
+// in a ROS workspace.
+std::optional<std::string> FindPackageNear(const std::string& package, const std::string& folder) {
+  std::error_code ec;
+  const auto names_package = [&](const fs::path& dir) {
+    std::ifstream manifest(dir / "package.xml");
+    if (!manifest) return false;
+    std::ostringstream text;
+    text << manifest.rdbuf();
+    return text.str().find("<name>" + package + "</name>") != std::string::npos;
+  };
+  const fs::path start = fs::absolute(folder, ec);
+  if (ec) return std::nullopt;
+  for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+    if (names_package(dir) || dir.filename() == package) return dir.string();
+    std::error_code missing;  // set when the subfolder does not exist: not an error here
+    if (fs::is_directory(dir / package, missing)) return (dir / package).string();
+    if (dir == dir.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
 // package://NAME/rest through the package map, file:// stripped, relative to the URDF's folder.
 std::string ResolveMesh(const std::string& filename, const std::string& link_name,
                         const UrdfOptions& options, const std::string& base_dir, Diagnostics& d) {
@@ -178,14 +203,19 @@ std::string ResolveMesh(const std::string& filename, const std::string& link_nam
     const std::string rest = file.substr(10);
     const std::string package = rest.substr(0, rest.find('/'));
     const auto found = options.package_map.find(package);
-    if (found == options.package_map.end()) {
+    std::string root;
+    if (found != options.package_map.end()) {
+      root = found->second;
+    } else if (std::optional<std::string> nearby = FindPackageNear(package, base_dir)) {
+      root = *nearby;
+    } else {
       d.errors.push_back(
-          fmt::format("link '{}': mesh '{}' uses package '{}', which the package "
-                      "map does not name",
-                      link_name, filename, package));
+          fmt::format("link '{}': mesh '{}' uses package '{}', which the package map does not "
+                      "name and no folder above the URDF is (give package_map: {{{}: FOLDER}})",
+                      link_name, filename, package, package));
       return file;
     }
-    file = found->second + rest.substr(package.size());
+    file = root + rest.substr(package.size());
   } else if (file.rfind("file://", 0) == 0) {
     file = file.substr(7);
   } else if (fs::path(file).is_relative()) {

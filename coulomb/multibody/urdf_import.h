@@ -17,7 +17,9 @@
 namespace coulomb::multibody {
 
 struct UrdfOptions {
-  // package://NAME/rest → map[NAME]/rest. Relative mesh paths resolve against the URDF's folder.
+  // package://NAME/rest → map[NAME]/rest; a package the map does not name is looked for at and
+  // above the URDF's folder (a package.xml naming it, or a folder of its name). Relative mesh
+  // paths resolve against the URDF's folder.
   std::map<std::string, std::string> package_map;
   bool floating_base = false;  // attach the root link with a floating joint instead of welding it
   bool strict = false;         // warnings become errors

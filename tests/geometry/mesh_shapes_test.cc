@@ -64,7 +64,7 @@ TEST(ConvexMesh, HullOfABoxHasSixQuadFacesAndTheBoxMassProperties) {
 
 TEST(ConvexMesh, OffCentreMeshHasItsCentroidAndCentralInertia) {
   // A unit cube from the origin to (1, 1, 1): centroid (½, ½, ½), central inertia 1/6 per kg.
-  Expected<io::ObjMesh> obj = io::ReadObjFile(kMeshes + "cube.obj");
+  Expected<io::SurfaceMesh> obj = io::ReadObjFile(kMeshes + "cube.obj");
   ASSERT_TRUE(obj.ok()) << obj.error().ToString();
   std::vector<Eigen::Vector3d> shifted = obj.value().vertices;
   for (Eigen::Vector3d& v : shifted) v += Eigen::Vector3d(0.5, 0.5, 0.5) - Eigen::Vector3d::Zero();
@@ -260,22 +260,23 @@ TEST(TriangleMesh, PointQueryOnAClosedCubeMatchesTheBox) {
 }
 
 TEST(ObjFile, ParsesPolygonsAndNegativeIndicesAndNamesTheBadLine) {
-  Expected<io::ObjMesh> quad = io::ParseObj(
+  Expected<io::SurfaceMesh> quad = io::ParseObj(
       "# a quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1 -1//1\n", "q");
   ASSERT_TRUE(quad.ok()) << quad.error().ToString();
   ASSERT_EQ(quad.value().triangles.size(), 2u);
   EXPECT_EQ(quad.value().triangles[1], (std::array<int, 3>{0, 2, 3}));
-  Expected<io::ObjMesh> bad = io::ParseObj("v 0 0 0\nv 1 0 0\nv 1 x 0\n", "bad.obj");
+  Expected<io::SurfaceMesh> bad = io::ParseObj("v 0 0 0\nv 1 0 0\nv 1 x 0\n", "bad.obj");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().line, 3);
   EXPECT_NE(bad.error().ToString().find("bad.obj:3"), std::string::npos);
-  Expected<io::ObjMesh> range = io::ParseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "r.obj");
+  Expected<io::SurfaceMesh> range = io::ParseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "r.obj");
   ASSERT_FALSE(range.ok());
   EXPECT_NE(range.error().reason.find("1..3"), std::string::npos);
   EXPECT_FALSE(io::ReadObjFile(kMeshes + "no_such_file.obj").ok());
-  Expected<Shape> stl = io::LoadMeshShape("/tmp/part.stl", Eigen::Vector3d::Ones(), true);
-  ASSERT_FALSE(stl.ok());
-  EXPECT_NE(stl.error().reason.find("OBJ"), std::string::npos);
+  Expected<Shape> missing =
+      io::LoadMeshShape(kMeshes + "no_such_part.stl", Eigen::Vector3d::Ones(), true);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().ToString().find("no_such_part.stl"), std::string::npos);
 }
 
 }  // namespace
