@@ -249,6 +249,7 @@ int RunScene(const RunOptions& given) {
   sim::Scene& scene = loaded.value();
   if (std::string defect = ApplyOverrides(options, scene); !defect.empty()) return Fail(defect);
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
+  for (const std::string& n : scene.notes) fmt::print(stderr, "note: {}\n", n);
   const std::string ignored = sim::ConstraintsIgnoredBy(scene);
   if (!ignored.empty()) fmt::print(stderr, "warning: {}\n", ignored);
   // Outputs are checked before the first step: a refusal after a long run would throw it away.
@@ -355,6 +356,7 @@ int RunInfo(const InfoOptions& options) {
     return 0;
   }
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
+  for (const std::string& n : scene.notes) fmt::print(stderr, "note: {}\n", n);
   fmt::print("scene {} ({})\n", scene.name, scene_path);
   fmt::print("  {} bodies, nq = {}, nv = {}, total mass {:.6g} kg\n", scene.model.bodies.size(),
              scene.model.nq, scene.model.nv, scene.model.TotalMass());

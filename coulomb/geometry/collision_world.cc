@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "coulomb/geometry/broad_phase.h"
 #include "coulomb/geometry/narrow_phase.h"
@@ -17,21 +18,68 @@ int CollisionWorld::Add(CollisionGeometry geometry) {
 }
 
 void CollisionWorld::ExcludeAdjacentBodies(const multibody::Model& model) {
-  // Bodies welded to the world (a robot's base link) cannot move: their contacts with static
-  // geometry and with each other have nothing to act on (an iiwa base sunk 1.5 cm into the
-  // ground it stands on reported that as penetration every step).
-  std::vector<int> welded;
-  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+  // Welded groups: a body on a fixed joint moves with its parent, transitively; −1 is the group
+  // of the world. Bodies of one group can exchange no impulse (their relative velocity is zero
+  // whatever the state: a hand's sensor links fixed to its palm, two links of a humanoid's torso),
+  // and a constraint between them would have a zero Delassus block.
+  const int n = static_cast<int>(model.bodies.size());
+  std::vector<int> group(n);
+  std::map<int, std::vector<int>> members;
+  for (int i = 0; i < n; ++i) {
     const int parent = model.bodies[i].parent;
-    if (parent >= 0) excluded_body_pairs.emplace_back(parent, static_cast<int>(i));
     const bool fixed = model.bodies[i].joint == multibody::JointType::kFixed;
-    if (fixed && (parent < 0 || std::binary_search(welded.begin(), welded.end(), parent))) {
-      for (const int other : welded) excluded_body_pairs.emplace_back(other, static_cast<int>(i));
-      excluded_body_pairs.emplace_back(-1, static_cast<int>(i));
-      welded.push_back(static_cast<int>(i));
+    group[i] = !fixed ? i : (parent < 0 ? -1 : group[parent]);
+    members[group[i]].push_back(i);
+  }
+  const auto exclude_between = [&](const std::vector<int>& a, const std::vector<int>& b) {
+    for (const int x : a) {
+      for (const int y : b) {
+        if (x != y) excluded_body_pairs.emplace_back(std::min(x, y), std::max(x, y));
+      }
     }
+  };
+  for (const auto& [g, bodies] : members) {
+    exclude_between(bodies, bodies);
+    // Bodies welded to the world (a robot's base link) cannot move: their contacts with static
+    // geometry have nothing to act on (an iiwa base sunk 1.5 cm into the ground it stands on
+    // reported that as penetration every step).
+    if (g < 0) exclude_between(bodies, {-1});
+  }
+  // Neighbours: the two welded groups a moving joint connects (parent–child links, extended over
+  // the links welded to either), whose shapes overlap at the joint by design. A joint to the
+  // world itself is not a neighbour pair: a floating robot must still meet the ground.
+  for (int i = 0; i < n; ++i) {
+    const int parent = model.bodies[i].parent;
+    if (parent < 0 || model.bodies[i].joint == multibody::JointType::kFixed) continue;
+    exclude_between(members[group[parent]], members[group[i]]);
   }
   std::sort(excluded_body_pairs.begin(), excluded_body_pairs.end());
+  excluded_body_pairs.erase(std::unique(excluded_body_pairs.begin(), excluded_body_pairs.end()),
+                            excluded_body_pairs.end());
+}
+
+std::vector<BodyOverlap> CollisionWorld::ExcludeOverlappingLinks(
+    const multibody::Model& model, const std::vector<math::Transform>& X_world) {
+  // The tree of a body: its topmost ancestor below the world.
+  const int n = static_cast<int>(model.bodies.size());
+  std::vector<int> tree(n);
+  for (int i = 0; i < n; ++i) {
+    const int parent = model.bodies[i].parent;
+    tree[i] = parent < 0 ? i : tree[parent];
+  }
+  std::map<std::pair<int, int>, double> depth;  // deepest overlap per body pair
+  for (const Contact& c : FindContacts(*this, X_world).contacts.contacts) {
+    if (c.body_a < 0 || c.body_b < 0 || tree[c.body_a] != tree[c.body_b] || !(c.phi < 0)) continue;
+    const std::pair<int, int> pair(std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b));
+    depth[pair] = std::max(depth[pair], -c.phi);
+  }
+  std::vector<BodyOverlap> overlaps;
+  for (const auto& [pair, d] : depth) {
+    overlaps.push_back({pair.first, pair.second, d});
+    excluded_body_pairs.push_back(pair);
+  }
+  std::sort(excluded_body_pairs.begin(), excluded_body_pairs.end());
+  return overlaps;
 }
 
 std::string CollisionWorld::Validate() const {

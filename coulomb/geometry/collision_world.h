@@ -36,6 +36,11 @@ struct CollisionGeometry {
   std::uint32_t group = 1, mask = 0xffffffffu;  // pair if (group_a & mask_b) && (group_b & mask_a)
 };
 
+struct BodyOverlap {
+  int body_a = 0, body_b = 0;  // body_a < body_b
+  double depth = 0;            // m, the deepest overlap of their geometries
+};
+
 struct CollisionWorld {
   std::vector<CollisionGeometry> geometries;
   double margin = 1e-3;  // m: contacts are reported up to this separation
@@ -46,9 +51,17 @@ struct CollisionWorld {
   std::vector<std::pair<int, int>> excluded_body_pairs;  // (min, max) body indices
 
   int Add(CollisionGeometry geometry);
-  // Excludes every parent–child body pair of the model, and the pairs of bodies welded to the
-  // world (with the world and with each other): neither side can move.
+  // The default filter of a model, as MuJoCo, Drake and Gazebo filter robots: excludes the pairs
+  // of bodies welded together (fixed joints, transitively; with the world too: bodies welded to
+  // it never meet static geometry), and the neighbour pairs a moving joint connects (parent and
+  // child, each with the bodies welded to it).
   void ExcludeAdjacentBodies(const multibody::Model& model);
+  // Excludes the pairs of bodies of one articulated tree whose geometries overlap at the poses
+  // X_world (published robot models' neighbouring links often intersect in every pose, and a
+  // contact there would push them apart with the whole robot's strength); returns those pairs
+  // with their depth. Call after ExcludeAdjacentBodies: pairs it filtered are not reported.
+  std::vector<BodyOverlap> ExcludeOverlappingLinks(const multibody::Model& model,
+                                                   const std::vector<math::Transform>& X_world);
   // "" when every geometry is valid, else the first problem, naming the geometry.
   std::string Validate() const;
 };

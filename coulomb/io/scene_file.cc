@@ -11,6 +11,7 @@
 #include "coulomb/geometry/mass_properties.h"
 #include "coulomb/io/scene_constraints.h"
 #include "coulomb/io/scene_deformables.h"
+#include "coulomb/io/scene_initial_state.h"
 #include "coulomb/io/scene_settings.h"
 #include "coulomb/io/scene_shapes.h"
 #include "coulomb/io/scene_urdf.h"
@@ -53,6 +54,7 @@ struct SceneReader {
   void ReadUrdf(const Field& entry);
   std::pair<int, std::uint32_t> ReadMount(const Field& entry, bool floating_base);
   void ReadActuator(const Field& entry);
+  void ReadCollisionFilter(const Field& filter);
   std::vector<std::pair<geometry::Shape, Transform>> ReadShapes(const Field& body, int owner,
                                                                 const Transform& X_WB);
   Material ShapeMaterial(const Field& shape) const;
@@ -375,6 +377,33 @@ void SceneReader::ReadUrdf(const Field& f) {
   }
 }
 
+// collision_filter: {exclude: [[a, b], …], include: [[a, b], …]}: body pairs (scene bodies or
+// URDF links, by name) taken out of or put back into collision after the default filter.
+void SceneReader::ReadCollisionFilter(const Field& f) {
+  f.CheckKeys({"exclude", "include"});
+  std::vector<std::pair<int, int>>& excluded = scene.world.excluded_body_pairs;
+  for (const char* key : {"exclude", "include"}) {
+    if (!f.Has(key)) continue;
+    const Field list = f[key];
+    for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
+      const Field entry = list.At(i);
+      if (entry.SequenceSize() != 2) entry.Fail("give a pair of body names: [a, b]");
+      int index[2];
+      for (std::size_t k = 0; k < 2; ++k) {
+        const std::string name = entry.At(k).String();
+        if (!bodies.count(name)) entry.At(k).Fail("no body or link named '" + name + "'");
+        index[k] = bodies.at(name).body;
+      }
+      if (index[0] == index[1]) entry.Fail("a body never collides with itself");
+      const std::pair<int, int> pair(std::min(index[0], index[1]), std::max(index[0], index[1]));
+      const auto at = std::lower_bound(excluded.begin(), excluded.end(), pair);
+      const bool present = at != excluded.end() && *at == pair;
+      if (std::string(key) == "exclude" && !present) excluded.insert(at, pair);
+      if (std::string(key) == "include" && present) excluded.erase(at);
+    }
+  }
+}
+
 sim::Profile ReadProfile(const Field& f) {
   sim::Profile p;
   if (f.node.IsScalar()) {
@@ -464,38 +493,10 @@ void SceneReader::ReadMaterials(const Field& f) {
   }
 }
 
-// Initial joint values and floating poses/velocities, once the model (and so q, v) exists.
-void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
-                       const std::vector<std::pair<int, Field>>& rates) {
-  scene.initial = sim::MakeRestState(scene.model);
-  for (const auto& [index, f] : rates) {
-    scene.initial.v[scene.model.bodies[index].v_index] = f.Double();  // rad/s or m/s
-  }
-  for (const auto& [index, f] : values) {
-    const Body& body = scene.model.bodies[index];
-    if (body.joint != JointType::kFloating) {
-      if (multibody::ConfigurationSize(body.joint) != 1)
-        f.Fail("initial values need a 1-DoF joint");
-      scene.initial.q[body.q_index] = f.Double();
-      continue;
-    }
-    const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
-    scene.initial.q.segment<3>(body.q_index) =
-        OptionalVector3(f, "position", Eigen::Vector3d::Zero());
-    const Eigen::Quaterniond quaternion(R);
-    scene.initial.q.segment<4>(body.q_index + 3) << quaternion.w(), quaternion.x(), quaternion.y(),
-        quaternion.z();
-    // Scene velocities are in the world frame; floating joints take ω in the body frame.
-    scene.initial.v.segment<3>(body.v_index) =
-        OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
-    scene.initial.v.segment<3>(body.v_index + 3) =
-        R.transpose() * OptionalVector3(f, "angular_velocity", Eigen::Vector3d::Zero());
-  }
-}
-
 void SceneReader::Read(const Field& root) {
-  std::vector<std::string> keys = {"coulomb", "name",      "solver",      "materials",  "bodies",
-                                   "urdf",    "actuators", "constraints", "deformables"};
+  std::vector<std::string> keys = {
+      "coulomb", "name",      "solver",      "materials",   "bodies",
+      "urdf",    "actuators", "constraints", "deformables", "collision_filter"};
   for (const SceneSetting& s : SceneSettings()) {
     if (s.key.find('.') == std::string_view::npos) keys.emplace_back(s.key);
   }
@@ -522,8 +523,9 @@ void SceneReader::Read(const Field& root) {
       ReadActuator(root["actuators"].At(i));
     }
   }
-  scene.world.ExcludeAdjacentBodies(scene.model);
   ApplyInitialState(scene, initial_values, initial_rates);
+  FilterSelfCollisions(scene);
+  if (root.Has("collision_filter")) ReadCollisionFilter(root["collision_filter"]);
   if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);

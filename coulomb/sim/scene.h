@@ -27,6 +27,9 @@ struct Scene {
   std::vector<Actuator> actuators;
   int record_every = 1;               // record a frame every N steps
   std::vector<std::string> warnings;  // e.g. URDF elements that were skipped
+  // What loading decided for the user, said once at start: link pairs that overlap at the start
+  // and were filtered, joints moved into their limits or onto their mimic leader.
+  std::vector<std::string> notes;
 
   int NumSteps() const;
 };

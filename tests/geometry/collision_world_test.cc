@@ -36,9 +36,79 @@ TEST(CollisionWorld, BodiesWeldedToTheWorldDoNotCollideWithStaticGeometry) {
   world.ExcludeAdjacentBodies(model);
   const std::vector<Transform> poses(3);
   const ContactDetection d = FindContacts(world, poses);
-  // Left: link–ground and link–plate (link–base is parent–child).
-  EXPECT_EQ(d.candidate_pairs, 2);
-  for (const Contact& c : d.contacts.contacts) EXPECT_TRUE(c.body_a == 2 || c.body_b == 2);
+  // Left: link–ground only. Link–base is parent–child, and link–plate too: the plate is welded
+  // to the link's parent, so the joint makes them neighbours.
+  EXPECT_EQ(d.candidate_pairs, 1);
+  for (const Contact& c : d.contacts.contacts) EXPECT_TRUE(c.body_a == 2 && c.body_b == -1);
+}
+
+// A floating hand: palm (0) with a sensor link welded to it (1), a finger on a revolute joint (2)
+// with its own welded tip (3), and a second phalanx (4) on the finger. Pairs inside a welded
+// group and between the two groups a moving joint connects are filtered; the rest collide.
+TEST(CollisionWorld, FiltersWeldedGroupsAndTheirNeighboursInsideAMovingTree) {
+  multibody::Model model;
+  const auto add = [&](const char* name, multibody::JointType joint, int parent) {
+    multibody::Body b;
+    b.name = name;
+    b.joint = joint;
+    b.parent = parent;
+    b.inertia.mass = 1;
+    model.AddBody(b);
+  };
+  using multibody::JointType;
+  add("palm", JointType::kFloating, -1);
+  add("sensor", JointType::kFixed, 0);
+  add("finger", JointType::kRevolute, 0);
+  add("tip", JointType::kFixed, 2);
+  add("phalanx", JointType::kRevolute, 2);
+  CollisionWorld world;
+  for (int body = 0; body < 5; ++body) world.Add({"g", body, Sphere{0.5}, {}, 0.5});
+  world.Add({"ground", -1, Sphere{0.5}, {}, 0.5});
+  world.ExcludeAdjacentBodies(model);
+  const std::vector<std::pair<int, int>> filtered = {{0, 1}, {0, 2}, {0, 3}, {1, 2},
+                                                     {1, 3}, {2, 3}, {2, 4}, {3, 4}};
+  EXPECT_EQ(world.excluded_body_pairs, filtered);
+  // Every sphere overlaps every other at the origin: what is left is palm/sensor–phalanx and
+  // each of the five bodies against the ground.
+  const ContactDetection d = FindContacts(world, std::vector<Transform>(5));
+  EXPECT_EQ(d.candidate_pairs, 2 + 5);
+}
+
+// Links of one robot that overlap where it starts are filtered and reported with their depth;
+// the same overlap between two robots is a contact to resolve.
+TEST(CollisionWorld, OverlapsInsideOneTreeAreFilteredAndReported) {
+  multibody::Model model;
+  const auto add = [&](const char* name, multibody::JointType joint, int parent) {
+    multibody::Body b;
+    b.name = name;
+    b.joint = joint;
+    b.parent = parent;
+    b.inertia.mass = 1;
+    return model.AddBody(b);
+  };
+  using multibody::JointType;
+  add("base", JointType::kFloating, -1);         // 0
+  add("upper", JointType::kRevolute, 0);         // 1
+  add("lower", JointType::kRevolute, 1);         // 2: overlaps base, not its neighbour
+  add("other_robot", JointType::kFloating, -1);  // 3: overlaps lower
+  CollisionWorld world;
+  world.Add({"base", 0, Sphere{0.5}, {}, 0.5});
+  world.Add({"upper", 1, Sphere{0.1}, At({0, 0, 5}), 0.5});
+  world.Add({"lower", 2, Sphere{0.5}, {}, 0.5});
+  world.Add({"other", 3, Sphere{0.5}, {}, 0.5});
+  world.ExcludeAdjacentBodies(model);
+  // Poses: lower 0.8 m from base (overlap 0.2 m), other 0.9 m from lower (overlap 0.1 m) and
+  // 1.7 m from base.
+  const std::vector<Transform> poses = {At({0, 0, 0}), At({0, 0, 0}), At({0.8, 0, 0}),
+                                        At({1.7, 0, 0})};
+  const std::vector<BodyOverlap> overlaps = world.ExcludeOverlappingLinks(model, poses);
+  ASSERT_EQ(overlaps.size(), 1u);
+  EXPECT_EQ(overlaps[0].body_a, 0);
+  EXPECT_EQ(overlaps[0].body_b, 2);
+  EXPECT_NEAR(overlaps[0].depth, 0.2, 1e-9);
+  const ContactDetection d = FindContacts(world, poses);
+  ASSERT_EQ(d.candidate_pairs, 1);
+  EXPECT_EQ(d.contacts.contacts[0].body_a + d.contacts.contacts[0].body_b, 2 + 3);
 }
 
 TEST(CollisionWorld, FiltersStaticSameBodyAdjacentAndMasks) {

@@ -102,6 +102,9 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
     contact.dissipation_time_scale = params.dissipation_time_scale.value_or(h);
     contact.max_correction_speed = params.max_correction_speed;
     const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    // A contact whose normal impulse moves nothing (two links welded together that the scene's
+    // filter let through) can carry no impulse: its regularization would be zero. Skip it.
+    if (!(W(0, 0) > 0)) continue;
     sap.constraints.push_back(
         convex::MakeContactConstraint(std::move(jac), contact, W, h, params.regularization));
     out.contacts.push_back(k);
