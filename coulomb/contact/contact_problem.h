@@ -80,8 +80,9 @@ struct JointDrive {  // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort
 
 struct ContactProblem {
   double time_step = 0;  // h, s
-  // M, block diagonal over trees: its diagonal blocks, one per mass.blocks() entry. Never formed
-  // as an nv × nv matrix (MassMatrix() does, for small models and tests).
+  // The mass of the step, M + h D (joint damping D implicit), block diagonal over trees: its
+  // diagonal blocks, one per mass.blocks() entry. Never formed as an nv × nv matrix
+  // (MassMatrix() does, for small models and tests).
   std::vector<Eigen::MatrixXd> M_blocks;
   Eigen::VectorXd v;       // current generalized velocity
   Eigen::VectorXd v_star;  // free-motion velocity
@@ -94,7 +95,8 @@ struct ContactProblem {
   // Per contact, the DofBlock (index into mass.blocks()) of side A and of side B; −1 for a side
   // without velocities (the world, a fixed body). Both equal when one tree touches itself.
   std::vector<std::array<int, 2>> contact_blocks;
-  Eigen::VectorXd damping;  // joint damping per velocity (N m s/rad or N s/m), explicit in v*
+  // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*.
+  Eigen::VectorXd damping;
   std::vector<JointLimit> limits;              // finite limits of 1-dof joints
   std::vector<BilateralConstraint> bilateral;  // couplers, welds, distance constraints
   std::vector<JointDrive> drives;  // filled by sim::Step when the formulation wants them

@@ -58,19 +58,13 @@ SapJacobian SplitJacobian(const SapProblem& sap, std::string name, const Eigen::
 }
 
 void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
-  // A = M + δt·D per tree; v* solves A (v* − v0) = δt (f − D v0), the linearization of the
-  // momentum balance with implicit damping, from the explicit v*_e = v0 + δt M⁻¹ (f − D v0).
-  const double h = problem.time_step;
-  sap.v_star = problem.v;
+  // A = M + δt·D per tree and v* solving A (v* − v0) = δt (f − D v0): the problem's mass and
+  // free motion already treat joint damping implicitly (contact_problem.h).
+  sap.v_star = problem.v_star;
   for (std::size_t k = 0; k < problem.M_blocks.size(); ++k) {
-    const contact::DofBlock& b = problem.mass.blocks()[k];
     convex::SapClique clique;
-    clique.start = b.start;
-    const Eigen::MatrixXd& M = problem.M_blocks[k];
-    clique.A = M;
-    clique.A.diagonal() += h * problem.damping.segment(b.start, b.size);
-    const Eigen::VectorXd momentum = M * (problem.v_star - problem.v).segment(b.start, b.size);
-    sap.v_star.segment(b.start, b.size) += clique.A.llt().solve(momentum);
+    clique.start = problem.mass.blocks()[k].start;
+    clique.A = problem.M_blocks[k];
     sap.cliques.push_back(std::move(clique));
   }
 }
