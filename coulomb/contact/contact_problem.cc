@@ -14,12 +14,21 @@ BlockCholesky::BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks,
 }
 
 void BlockCholesky::Factor(const std::vector<Eigen::MatrixXd>& M_blocks,
-                           const std::vector<DofBlock>& blocks) {
+                           const std::vector<DofBlock>& blocks,
+                           const std::vector<Eigen::MatrixXd>* reductions) {
   blocks_ = blocks;
   factors_.resize(M_blocks.size());
+  reductions_.resize(M_blocks.size());
   ok_ = true;
   for (std::size_t k = 0; k < M_blocks.size(); ++k) {
-    factors_[k].compute(M_blocks[k]);
+    Eigen::MatrixXd& T = reductions_[k];
+    T.resize(0, 0);
+    if (reductions != nullptr && k < reductions->size()) T = (*reductions)[k];
+    if (T.size() == 0) {
+      factors_[k].compute(M_blocks[k]);
+    } else {
+      factors_[k].compute(T.transpose() * M_blocks[k] * T);
+    }
     ok_ = ok_ && factors_[k].info() == Eigen::Success;
   }
 }
@@ -27,37 +36,31 @@ void BlockCholesky::Factor(const std::vector<Eigen::MatrixXd>& M_blocks,
 void BlockCholesky::SolveInPlace(Eigen::VectorXd& x) const {
   for (std::size_t k = 0; k < blocks_.size(); ++k) {
     auto segment = x.segment(blocks_[k].start, blocks_[k].size);
-    factors_[k].solveInPlace(segment);
+    const Eigen::MatrixXd& T = reductions_[k];
+    if (T.size() == 0) {
+      factors_[k].solveInPlace(segment);
+    } else {
+      segment = T * factors_[k].solve(T.transpose() * segment);
+    }
   }
 }
 
 void BlockCholesky::SolveLowerBlockInPlace(int index, Eigen::MatrixXd& X) const {
+  const Eigen::MatrixXd& T = reductions_[index];
+  if (T.size() != 0) X = T.transpose() * X;  // now in the block's free coordinates
   factors_[index].matrixL().solveInPlace(X);
 }
 
 void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const {
   factors_[index].matrixU().solveInPlace(X);
+  const Eigen::MatrixXd& T = reductions_[index];
+  if (T.size() != 0) X = T * X;  // back to the block's velocities
 }
 
 Eigen::VectorXd BlockCholesky::Solve(const Eigen::VectorXd& rhs) const {
-  Eigen::VectorXd x(rhs.size());
-  for (std::size_t k = 0; k < blocks_.size(); ++k) {
-    x.segment(blocks_[k].start, blocks_[k].size) =
-        factors_[k].solve(rhs.segment(blocks_[k].start, blocks_[k].size));
-  }
+  Eigen::VectorXd x = rhs;
+  SolveInPlace(x);
   return x;
-}
-
-Eigen::MatrixXd BlockCholesky::SolveBlock(int index, const Eigen::MatrixXd& X) const {
-  return factors_[index].solve(X);
-}
-
-Eigen::MatrixXd BlockCholesky::SolveLowerBlock(int index, const Eigen::MatrixXd& X) const {
-  return factors_[index].matrixL().solve(X);
-}
-
-Eigen::MatrixXd BlockCholesky::SolveUpperBlock(int index, const Eigen::MatrixXd& X) const {
-  return factors_[index].matrixU().solve(X);
 }
 
 Eigen::MatrixXd ContactProblem::MassMatrix() const {
@@ -80,7 +83,13 @@ Eigen::VectorXd ContactProblem::MultiplyMass(const Eigen::VectorXd& x) const {
 
 Eigen::MatrixXd ContactProblem::Delassus() const {
   const Eigen::MatrixXd Jd(J);
-  return Jd * MassMatrix().llt().solve(Jd.transpose());
+  Eigen::MatrixXd MinvJt = Jd.transpose();
+  for (Eigen::Index c = 0; c < MinvJt.cols(); ++c) {
+    Eigen::VectorXd column = MinvJt.col(c);
+    mass.SolveInPlace(column);
+    MinvJt.col(c) = column;
+  }
+  return Jd * MinvJt;
 }
 
 namespace {
@@ -107,6 +116,56 @@ void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q
     coupler.J(0, leader.v_index) -= c.multiplier;
     coupler.g0[0] = q[follower.q_index] - c.multiplier * q[leader.q_index] - c.offset;
     p.bilateral.push_back(std::move(coupler));
+  }
+}
+
+// Mimic joints as a change of variables, per DoF block: v_b = T_b v_free with one column per
+// DoF that leads or moves freely, and a follower's row m times its leader's (q_f = m q_l + o has
+// the constant-coefficient velocity form v_f = m v_l, so the reduction is exact, and a follower
+// of a follower multiplies through). Blocks without followers get an empty T. A coupler whose
+// two joints lie in different blocks is left to the formulations that take constraints (SAP).
+void MimicReductions(const multibody::Model& model, const std::vector<DofBlock>& blocks,
+                     std::vector<Eigen::MatrixXd>& T) {
+  T.resize(blocks.size());
+  for (Eigen::MatrixXd& t : T) t.resize(0, 0);
+  if (model.couplers.empty()) return;
+  std::vector<int> block_of(model.nv, -1);
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    for (int d = 0; d < blocks[k].size; ++d) block_of[blocks[k].start + d] = static_cast<int>(k);
+  }
+  // leader[d] and ratio[d]: v_d = ratio[d] · v_leader[d] for followers; leader[d] = d otherwise.
+  std::vector<int> leader(model.nv);
+  std::vector<double> ratio(model.nv, 1.0);
+  for (int d = 0; d < model.nv; ++d) leader[d] = d;
+  for (const multibody::JointCoupler& c : model.couplers) {
+    const int f = model.bodies[c.body].v_index, l = model.bodies[c.mimicked_body].v_index;
+    if (block_of[f] != block_of[l] || block_of[f] < 0) continue;
+    leader[f] = l;
+    ratio[f] = c.multiplier;
+  }
+  // Chains (a follower of a follower) resolve to the first leader; a cycle keeps its last link
+  // as free, which the model's validation refuses before a step is taken.
+  for (int d = 0; d < model.nv; ++d) {
+    for (int hops = 0; leader[d] != d && leader[leader[d]] != leader[d] && hops < model.nv;
+         ++hops) {
+      ratio[d] *= ratio[leader[d]];
+      leader[d] = leader[leader[d]];
+    }
+  }
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const int start = blocks[k].start, size = blocks[k].size;
+    std::vector<int> column(size, -1);
+    int free = 0;
+    for (int d = 0; d < size; ++d) {
+      if (leader[start + d] == start + d) column[d] = free++;
+    }
+    if (free == size) continue;
+    T[k].setZero(size, free);
+    for (int d = 0; d < size; ++d) {
+      const int l = leader[start + d] - start;
+      if (column[l] < 0) continue;  // its leader follows in a cycle: left to validation
+      T[k](d, column[l]) = ratio[start + d];
+    }
   }
 }
 
@@ -179,7 +238,8 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
     const multibody::DofBlock& b = data.dof_blocks[k];
     p.M_blocks[k].diagonal() += h * p.damping.segment(b.start, b.size);
   }
-  p.mass.Factor(p.M_blocks, data.dof_blocks);
+  MimicReductions(model, data.dof_blocks, p.mimic_reductions);
+  p.mass.Factor(p.M_blocks, data.dof_blocks, &p.mimic_reductions);
   p.mass.SolveInPlace(p.force);
   p.v_star = v + h * p.force;
   AddHolonomicConstraints(model, data, p);

@@ -34,24 +34,24 @@ class BlockCholesky {
   BlockCholesky() = default;
   BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks);
   // Factors M_blocks again, reusing the factors' storage (no allocation for the same sizes).
-  void Factor(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks);
+  // `reductions` (per block, size × r, or empty) restrict a block's velocities to v_b = T z:
+  // "M⁻¹" is then T (Tᵀ M T)⁻¹ Tᵀ, the inverse mass of the constrained block (mimic joints).
+  void Factor(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks,
+              const std::vector<Eigen::MatrixXd>* reductions = nullptr);
   bool ok() const { return ok_; }
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   // x ← M⁻¹ x in place.
   void SolveInPlace(Eigen::VectorXd& x) const;
-  // With M_bb = L Lᵀ: X ← L⁻¹ X and X ← L⁻ᵀ X in place, for the rows of block `index`.
+  // With (Tᵀ) M_bb (T) = L Lᵀ: X ← L⁻¹ (Tᵀ) X and X ← (T) L⁻ᵀ X in place, for the rows of block
+  // `index`; with a reduction the first leaves r rows and the second takes r rows back to size.
   void SolveLowerBlockInPlace(int index, Eigen::MatrixXd& X) const;
   void SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const;
-  // M_bb⁻¹ X for the rows of block `index` (X has blocks[index].size rows).
-  Eigen::MatrixXd SolveBlock(int index, const Eigen::MatrixXd& X) const;
-  // With M_bb = L Lᵀ: L⁻¹ X and L⁻ᵀ X for the rows of block `index`.
-  Eigen::MatrixXd SolveLowerBlock(int index, const Eigen::MatrixXd& X) const;
-  Eigen::MatrixXd SolveUpperBlock(int index, const Eigen::MatrixXd& X) const;
   const std::vector<DofBlock>& blocks() const { return blocks_; }
 
  private:
   std::vector<DofBlock> blocks_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factors_;
+  std::vector<Eigen::MatrixXd> reductions_;
   bool ok_ = true;
 };
 
@@ -91,7 +91,11 @@ struct ContactProblem {
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
   Eigen::VectorXd phi, mu, restitution;
   Eigen::VectorXd compliance;  // m/N per contact (0: rigid)
-  BlockCholesky mass;          // factors of M, block by block
+  // Factors of M, block by block, with mimic joints as a change of variables: M⁻¹ is the
+  // inverse mass of the coupled system, so every formulation's v = v* + M⁻¹ Jᵀ γ keeps
+  // v_follower = m v_leader exactly (SAP also gets the coupler as a constraint in `bilateral`).
+  BlockCholesky mass;
+  std::vector<Eigen::MatrixXd> mimic_reductions;  // per block: T, or empty (no follower)
   // Per contact, the DofBlock (index into mass.blocks()) of side A and of side B; −1 for a side
   // without velocities (the world, a fixed body). Both equal when one tree touches itself.
   std::vector<std::array<int, 2>> contact_blocks;

@@ -48,7 +48,8 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
         }
       }
     }
-    // M_bb = L Lᵀ: Z = L⁻¹ J_bᵀ gives G's block (Zᵀ), M_bb⁻¹ J_bᵀ = L⁻ᵀ Z and W_b = Zᵀ Z.
+    // M_bb = L Lᵀ: Z = L⁻¹ J_bᵀ gives G's block (Zᵀ), M_bb⁻¹ J_bᵀ = L⁻ᵀ Z and W_b = Zᵀ Z (with a
+    // mimic reduction T: Tᵀ M_bb T = L Lᵀ, Z = L⁻¹ Tᵀ J_bᵀ and M⁻¹ J_bᵀ = T L⁻ᵀ Z).
     problem.mass.SolveLowerBlockInPlace(b, s.Jt);
     const Eigen::MatrixXd& Z = s.Jt;
     s.Y = Z;
@@ -65,6 +66,10 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
         }
         for (int d = 0; d < size; ++d) {
           if (s.Y(d, 3 * i + a) != 0.0) s.MinvJt.add(start + d, 3 * rows[i] + a, s.Y(d, 3 * i + a));
+        }
+        // Z has fewer rows than the block when mimic joints reduce it (contact_problem.h): G's
+        // columns are then the block's free coordinates, which is all W = G Gᵀ needs.
+        for (int d = 0; d < static_cast<int>(Z.rows()); ++d) {
           if (Z(d, 3 * i + a) != 0.0) s.G.add(3 * rows[i] + a, start + d, Z(d, 3 * i + a));
         }
       }

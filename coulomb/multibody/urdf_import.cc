@@ -305,8 +305,25 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
                                    joint->mimic->joint_name));
       continue;
     }
-    out.couplers.push_back({follower->second, body_of_link.at(leader->child_link_name),
-                            joint->mimic->multiplier, joint->mimic->offset});
+    const int leader_body = body_of_link.at(leader->child_link_name);
+    // A reduced model may weld a mimic joint (type fixed) and keep its <mimic>: nothing moves
+    // there to follow, so the tag has no effect (a 1-DoF leader is still required).
+    if (out.model.bodies[follower->second].joint == JointType::kFixed) {
+      out.warnings.push_back(fmt::format(
+          "joint '{}': fixed, so its <mimic joint='{}'> has no effect", name, leader->name));
+      continue;
+    }
+    if (VelocitySize(out.model.bodies[leader_body].joint) != 1 ||
+        VelocitySize(out.model.bodies[follower->second].joint) != 1 ||
+        leader_body == follower->second) {
+      errors.push_back(
+          fmt::format("joint '{}': <mimic joint='{}'>: both joints must be distinct "
+                      "revolute or prismatic joints",
+                      name, leader->name));
+      continue;
+    }
+    out.couplers.push_back(
+        {follower->second, leader_body, joint->mimic->multiplier, joint->mimic->offset});
   }
   if (options.strict) {
     for (const std::string& w : out.warnings) errors.push_back("(strict) " + w);

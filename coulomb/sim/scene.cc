@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "coulomb/multibody/dof_blocks.h"
+
 namespace coulomb::sim {
 
 int Scene::NumSteps() const {
@@ -70,11 +72,17 @@ std::string ConstraintsIgnoredBy(const Scene& scene) {
   for (const multibody::Body& b : m.bodies) {
     limits += std::isfinite(b.position_lower) || std::isfinite(b.position_upper) ? 1 : 0;
   }
-  const std::size_t holonomic = m.couplers.size() + m.welds.size() + m.distances.size();
+  // Couplers (mimic joints) within one DoF block (a tree) are a change of variables every
+  // formulation applies (contact/contact_problem.h); only one between two trees needs constraints.
+  const std::vector<int> block = multibody::BlockOfVelocity(m, multibody::FindDofBlocks(m));
+  std::size_t holonomic = m.welds.size() + m.distances.size();
+  for (const multibody::JointCoupler& c : m.couplers) {
+    holonomic += block[m.bodies[c.body].v_index] != block[m.bodies[c.mimicked_body].v_index];
+  }
   if (limits == 0 && holonomic == 0) return "";
   return fmt::format(
-      "the {} formulation ignores {} joint limit(s) and {} coupler/weld/distance constraint(s); "
-      "use --formulation {} to enforce them",
+      "the {} formulation ignores {} joint limit(s) and {} weld/distance constraint(s) or "
+      "coupler(s) between two trees; use --formulation {} to enforce them",
       scene.settings.formulation->name, limits, holonomic,
       FormulationsSupporting(&FormulationSupport::joint_limits));
 }
