@@ -527,6 +527,22 @@ void SceneReader::Read(const Field& root) {
   FilterSelfCollisions(scene);
   if (root.Has("collision_filter")) ReadCollisionFilter(root["collision_filter"]);
   if (root.Has("constraints")) ReadSceneConstraints(root["constraints"], scene);
+  if (root.Has("urdf") && !root.Has("formulation") && !root.Has("deformables")) {
+    // A robot needs its joint limits (quadruped knees, finger stops), which only a formulation
+    // with constraints enforces; on ten published robots it was also the fastest
+    // (docs/robots.md).
+    bool articulated = false;
+    for (const Body& b : scene.model.bodies) {
+      articulated = articulated || (multibody::VelocitySize(b.joint) == 1);
+    }
+    if (articulated) {
+      scene.settings.formulation = FirstFormulationSupporting(&FormulationSupport::joint_limits);
+      scene.notes.push_back(fmt::format(
+          "formulation {}: the default for a scene with articulated URDF robots (it enforces "
+          "their joint limits); `formulation:` in the scene or --formulation chooses another",
+          scene.settings.formulation->name));
+    }
+  }
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);
     // A formulation that couples deformable bodies (SAP) is the default for scenes with them.

@@ -23,17 +23,24 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
   // is above 0) starts at the nearest limit rather than being snapped there in step 0.
   std::vector<bool> given(scene.model.bodies.size(), false);
   for (const auto& [index, f] : values) given[index] = true;
+  std::string moved;
+  int moved_count = 0;
   for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
     const Body& body = scene.model.bodies[b];
     if (given[b] || multibody::ConfigurationSize(body.joint) != 1) continue;
     double& q = scene.initial.q[body.q_index];
     const double clamped = std::clamp(q, body.position_lower, body.position_upper);
     if (clamped != q) {
-      scene.notes.push_back(fmt::format(
-          "joint '{}' starts at {:.6g}, the nearest end of its limits [{:.6g}, {:.6g}] to 0",
-          body.joint_name, clamped, body.position_lower, body.position_upper));
+      moved += fmt::format("{}{} at {:.6g} in [{:.6g}, {:.6g}]", moved.empty() ? "" : ", ",
+                           body.joint_name, clamped, body.position_lower, body.position_upper);
+      ++moved_count;
       q = clamped;
     }
+  }
+  if (moved_count > 0) {
+    scene.notes.push_back(
+        fmt::format("{} joint(s) whose zero is outside their limits start at the nearest limit: {}",
+                    moved_count, moved));
   }
   for (const auto& [index, f] : values) {
     const Body& body = scene.model.bodies[index];

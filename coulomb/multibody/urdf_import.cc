@@ -97,7 +97,20 @@ std::optional<InputError> CheckNumbers(const std::string& xml, const std::string
 struct Diagnostics {
   std::vector<std::string>& errors;
   std::vector<std::string>& warnings;
+  // Warnings that published robots repeat for dozens of elements, said once each with the names:
+  // what is ignored → the joints or links it concerns.
+  std::map<std::string, std::vector<std::string>> grouped = {};
 };
+
+// One warning per group: "3 joints: <dynamics friction> is not modelled: a, b, c".
+void ReportGrouped(Diagnostics& d) {
+  for (const auto& [what, names] : d.grouped) {
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + names[i];
+    if (names.size() > 8) list += fmt::format(" and {} more", names.size() - 8);
+    d.warnings.push_back(fmt::format("{} {}: {}", names.size(), what, list));
+  }
+}
 
 // The joint of `link` (to its parent) and its inertial, as a Body without parent index.
 Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostics& d) {
@@ -144,14 +157,14 @@ Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostic
     if (joint->dynamics) {
       body.damping = joint->dynamics->damping;
       if (joint->dynamics->friction != 0) {
-        d.warnings.push_back(
-            fmt::format("joint '{}': <dynamics friction> is not modelled", joint->name));
+        d.grouped["joint(s) with <dynamics friction>, which is not modelled (joint damping is)"]
+            .push_back(joint->name);
       }
     }
     if (joint->safety)
-      d.warnings.push_back(fmt::format("joint '{}': <safety_controller> is ignored", joint->name));
+      d.grouped["joint(s) with an ignored <safety_controller>"].push_back(joint->name);
     if (joint->calibration)
-      d.warnings.push_back(fmt::format("joint '{}': <calibration> is ignored", joint->name));
+      d.grouped["joint(s) with an ignored <calibration>"].push_back(joint->name);
   }
   if (link.inertial) {
     const urdf::Inertial& in = *link.inertial;
@@ -165,8 +178,10 @@ Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostic
       d.errors.push_back(
           fmt::format("link '{}': <inertial> mass {} is negative", link.name, in.mass));
     }
-  } else {
-    d.warnings.push_back(fmt::format("link '{}': no <inertial>; treated as massless", link.name));
+  } else if (body.joint != JointType::kFixed) {
+    // A massless link welded to its parent (a sensor or tool frame) is common and harmless; one
+    // on a moving joint rides on the mass below it, or is refused ("moves no mass") below.
+    d.grouped["moving link(s) without <inertial>, treated as massless"].push_back(link.name);
   }
   return body;
 }
@@ -295,6 +310,7 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
         for (const urdf::LinkSharedPtr& child : link->child_links) add(child, index);
       };
   add(urdf->getRoot(), -1);
+  ReportGrouped(diagnostics);
 
   for (const auto& [name, joint] : urdf->joints_) {
     if (!joint->mimic) continue;
@@ -337,10 +353,15 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
     return InputError{origin, 0, "", defect};
   }
   // Massless links are fine as long as every joint moves some mass; a joint that moves none
-  // makes the mass matrix singular, so name it.
+  // makes the mass matrix singular, so name it. A mimic follower moves with its leader (the step
+  // reduces it away, contact/contact_problem.h): its mass, if any, is the leader's to carry.
   Data data = MakeData(out.model);
   const Eigen::MatrixXd M = CalcMassMatrix(out.model, data, out.model.NeutralConfiguration());
-  for (const Body& b : out.model.bodies) {
+  std::vector<bool> follower(out.model.bodies.size(), false);
+  for (const JointCoupler& c : out.couplers) follower[c.body] = true;
+  for (std::size_t i = 0; i < out.model.bodies.size(); ++i) {
+    const Body& b = out.model.bodies[i];
+    if (follower[i]) continue;
     for (int k = 0; k < VelocitySize(b.joint); ++k) {
       if (!(M(b.v_index + k, b.v_index + k) > 1e-12 * std::max(1.0, M.diagonal().maxCoeff()))) {
         return InputError{origin, 0, fmt::format("joint '{}'", b.joint_name),
