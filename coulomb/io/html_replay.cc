@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "coulomb/io/mesh_file.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::io {
@@ -18,6 +19,11 @@ extern const char* const kReplayTemplate;  // html_replay_template.html
 namespace {
 
 using nlohmann::json;
+
+// A visual mesh of more triangles is left out of the page (its body keeps its collision shapes):
+// published visual meshes reach millions of triangles, and a replay must stay small enough to
+// open.
+constexpr std::size_t kMostVisualTriangles = 200000;
 
 // Five decimals (10 µm, 1e-5 of a unit quaternion) keep the page small and the motion exact
 // to well below a pixel.
@@ -199,6 +205,35 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
     entry["quaternion"] = Quaternion(g.X_BG.R);
     entry["color"] = k < scene.geometry_colors.size() ? scene.geometry_colors[k] : "#c0c0c0";
     data["geometries"].push_back(std::move(entry));
+  }
+  // Robots' visual meshes replace the collision shapes of their bodies in the picture (the
+  // page toggles with the C key). A mesh that cannot be read, or that is too large to embed,
+  // leaves its body drawn by its collision shapes.
+  std::vector<bool> visual(scene.model.bodies.size(), false);
+  for (const sim::VisualMesh& v : scene.visual_meshes) {
+    const Expected<SurfaceMesh> mesh = ReadMeshFile(v.file);
+    if (!mesh.ok() || mesh.value().triangles.size() > kMostVisualTriangles) continue;
+    std::vector<Eigen::Vector3d> points;
+    for (const Eigen::Vector3d& p : mesh.value().vertices)
+      points.push_back(p.cwiseProduct(v.scale));
+    json triangles = json::array();
+    for (const std::array<int, 3>& t : mesh.value().triangles) {
+      triangles.insert(triangles.end(), {t[0], t[1], t[2]});
+    }
+    json entry = {{"type", "mesh"},
+                  {"vertices", ShapeJson::Coordinates(points)},
+                  {"triangles", std::move(triangles)},
+                  {"visual", true}};
+    entry["body"] = v.body;
+    entry["position"] = Array(v.X_BG.p);
+    entry["quaternion"] = Quaternion(v.X_BG.R);
+    entry["color"] = v.color.empty() ? "#b4b8c0" : v.color;
+    data["geometries"].push_back(std::move(entry));
+    visual[v.body] = true;
+  }
+  for (json& g : data["geometries"]) {
+    const int body = g["body"].get<int>();
+    if (body >= 0 && visual[body] && !g.contains("visual")) g["collision"] = true;
   }
   data["deformables"] = std::move(deformables);
   data["frames"] = std::move(frames);

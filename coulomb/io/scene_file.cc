@@ -355,6 +355,9 @@ void SceneReader::ReadUrdf(const Field& f) {
       !defect.empty()) {
     f["file"].Fail(defect);
   }
+  for (const multibody::CollisionGeometry& v : robot.visual_meshes) {
+    scene.visual_meshes.push_back({v.body + offset, v.X_BG, v.mesh_path, v.mesh_scale, v.color});
+  }
   for (const std::string& w : robot.warnings)
     scene.warnings.push_back(fmt::format("{}: {}", file, w));
   for (multibody::JointCoupler c : robot.couplers) {

@@ -307,6 +307,26 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
           out.collisions.push_back(
               CollisionFromUrdf(*c, index, link->name, options, base_dir, diagnostics));
         }
+        for (const urdf::VisualSharedPtr& v : link->visual_array) {
+          if (!v || !v->geometry || v->geometry->type != urdf::Geometry::MESH) continue;
+          const auto& mesh = static_cast<const urdf::Mesh&>(*v->geometry);
+          std::vector<std::string> quiet_errors, quiet_warnings;
+          Diagnostics quiet{quiet_errors, quiet_warnings};
+          CollisionGeometry g;
+          g.body = index;
+          g.shape = CollisionGeometry::Shape::kMesh;
+          g.X_BG = FromPose(v->origin);
+          g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+          g.mesh_path = ResolveMesh(mesh.filename, link->name, options, base_dir, quiet);
+          if (v->material && v->material->color.a > 0) {
+            const auto channel = [](float c) {
+              return static_cast<int>(std::lround(255 * std::clamp(c, 0.0f, 1.0f)));
+            };
+            g.color = fmt::format("#{:02x}{:02x}{:02x}", channel(v->material->color.r),
+                                  channel(v->material->color.g), channel(v->material->color.b));
+          }
+          if (quiet_errors.empty()) out.visual_meshes.push_back(std::move(g));
+        }
         for (const urdf::LinkSharedPtr& child : link->child_links) add(child, index);
       };
   add(urdf->getRoot(), -1);

@@ -33,12 +33,16 @@ struct CollisionGeometry {
       Eigen::Vector3d::Zero();  // box: full extents; sphere: (r); cylinder: (r, length)
   std::string mesh_path;        // resolved absolute path (meshes)
   Eigen::Vector3d mesh_scale = Eigen::Vector3d::Ones();
-  Transform X_BG;  // geometry frame in the body frame
+  Transform X_BG;     // geometry frame in the body frame
+  std::string color;  // "#rrggbb" of a visual's <material><color>, "" if none
 };
 
 struct UrdfImport {
   Model model;
   std::vector<CollisionGeometry> collisions;
+  // <visual> meshes whose file exists (for the HTML replay; never for contact). A visual mesh
+  // that is absent is not an error: corpora often ship collision meshes only.
+  std::vector<CollisionGeometry> visual_meshes;
   std::vector<JointCoupler> couplers;
   std::vector<std::string> warnings;
   std::string robot_name;

@@ -12,12 +12,22 @@
 
 namespace coulomb::sim {
 
+// A mesh drawn on a body in the replay instead of its collision shapes (URDF <visual>).
+struct VisualMesh {
+  int body = 0;
+  math::Transform X_BG;
+  std::string file;  // any format of io/mesh_file.h, read when a replay is written
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  std::string color;  // "#rrggbb", "" for the viewer's default
+};
+
 struct Scene {
   std::string name;
   std::string source;  // the scene file, "" if built in code
   multibody::Model model;
   geometry::CollisionWorld world;
   std::vector<std::string> geometry_colors;    // per world geometry, "#rrggbb" (viewer only)
+  std::vector<VisualMesh> visual_meshes;       // robots' visual meshes (viewer only)
   fem::DeformableModel deformables;            // FEM bodies (SAP only); initial.deformables
   std::vector<std::string> deformable_colors;  // per deformable body (viewer only)
   State initial;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "coulomb/io/html_replay.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/simulate.h"
 
@@ -47,7 +48,11 @@ std::string RobotUrdf(const std::string& mesh) {
   return R"(<robot name="walker">
   <link name="base">)" +
          inertial + R"(<collision><geometry><mesh filename=")" + mesh +
-         R"(" scale="0.1 0.1 0.1"/></geometry></collision></link>
+         R"(" scale="0.1 0.1 0.1"/></geometry></collision>
+    <visual><geometry><mesh filename=")" +
+         mesh +
+         R"(" scale="0.1 0.1 0.1"/></geometry><material name="m"><color rgba="1 0 0 1"/></material></visual>
+    <visual><geometry><mesh filename="package://walker/meshes/not_shipped.dae"/></geometry></visual></link>
   <link name="hip">)" +
          inertial + R"(</link>
   <link name="knee">)" +
@@ -114,6 +119,34 @@ TEST_F(SceneRobot, StlMeshFromAPackageFoundAboveTheUrdfBecomesTheLinksHull) {
     if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
   }
   EXPECT_EQ(meshes, 1);
+}
+
+// Visual meshes are for the replay only: one that is not shipped is left out quietly (corpora
+// often carry collision meshes only); one that is replaces its body's collision shapes there.
+TEST_F(SceneRobot, VisualMeshesReachTheReplayAndAbsentOnesAreNoError) {
+  const Expected<sim::Scene> scene = Load("");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  ASSERT_EQ(scene.value().visual_meshes.size(), 1u);
+  EXPECT_EQ(scene.value().visual_meshes[0].color, "#ff0000");
+  for (const std::string& w : scene.value().warnings) {
+    EXPECT_EQ(w.find("not_shipped"), std::string::npos) << w;
+  }
+  sim::Recording recording;
+  sim::Scene short_run = scene.value();
+  short_run.duration = short_run.time_step;
+  sim::Simulate(short_run, &recording);
+  const Expected<std::string> page = io::MakeHtmlReplay(short_run, recording);
+  if (!page.ok()) GTEST_SKIP() << "this build has no three.js: " << page.error().ToString();
+  const auto count = [&](const std::string& key) {
+    std::size_t n = 0;
+    for (std::size_t at = page.value().find(key); at != std::string::npos;
+         at = page.value().find(key, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(count("\"visual\":true"), 1u);
+  EXPECT_EQ(count("\"collision\":true"), 1u);  // the base's hull, hidden behind its visual
 }
 
 TEST_F(SceneRobot, AnUnreadableMeshIsAnErrorNamingTheLinkAndTheFile) {
