@@ -15,21 +15,12 @@
 
 #include "tests/support/build_paths.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/example_scenes.h"
 
 namespace {
 
 using coulomb::testing::CliRun;
 using coulomb::testing::RunCli;
-
-std::vector<std::string> Examples() {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::string(coulomb::testing::SourceDir()) + "/examples/scenes")) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 struct Outcome {
   int exit_code = -1;
@@ -95,7 +86,8 @@ TEST_P(Determinism, TwoProcessesEndInTheSameStateUnderEveryFormulation) {
   EXPECT_GE(compared, 1) << "no formulation takes " << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, Determinism, ::testing::ValuesIn(Examples()),
+INSTANTIATE_TEST_SUITE_P(Examples, Determinism,
+                         ::testing::ValuesIn(coulomb::testing::ExampleSceneNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

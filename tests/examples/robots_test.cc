@@ -15,21 +15,11 @@
 
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/simulate.h"
-#include "tests/support/build_paths.h"
+#include "tests/support/example_scenes.h"
 #include "tests/support/formulation_names.h"
 
 namespace coulomb {
 namespace {
-
-std::vector<std::string> RobotScenes() {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::string(coulomb::testing::SourceDir()) + "/examples/scenes/robots")) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 class RobotDrop : public ::testing::TestWithParam<std::tuple<std::string, const Formulation*>> {};
 
@@ -49,8 +39,8 @@ TEST_P(RobotDrop, ComesToRestOnTheFloor) {
       gap != kKnownGaps.end()) {
     GTEST_SKIP() << gap->second;
   }
-  Expected<sim::Scene> loaded = io::ReadSceneFile(std::string(coulomb::testing::SourceDir()) +
-                                                  "/examples/scenes/robots/" + name + ".yaml");
+  Expected<sim::Scene> loaded =
+      io::ReadSceneFile(coulomb::testing::ExampleScenesDir("robots") + "/" + name + ".yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   sim::Scene& scene = loaded.value();
   scene.settings.formulation = formulation;
@@ -75,7 +65,7 @@ TEST_P(RobotDrop, ComesToRestOnTheFloor) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, RobotDrop,
-    ::testing::Combine(::testing::ValuesIn(RobotScenes()),
+    ::testing::Combine(::testing::ValuesIn(coulomb::testing::ExampleSceneNames("robots")),
                        ::testing::Values(testing_support::Named("sap"),
                                          testing_support::Named("velocity-lcp"))),
     [](const ::testing::TestParamInfo<RobotDrop::ParamType>& info) {

@@ -42,25 +42,27 @@ TEST(CollisionWorld, BodiesWeldedToTheWorldDoNotCollideWithStaticGeometry) {
   for (const Contact& c : d.contacts.contacts) EXPECT_TRUE(c.body_a == 2 && c.body_b == -1);
 }
 
+// A body of 1 kg on `joint` below `parent` (−1: the world).
+void AddBody(multibody::Model& model, const char* name, multibody::JointType joint, int parent) {
+  multibody::Body b;
+  b.name = name;
+  b.joint = joint;
+  b.parent = parent;
+  b.inertia.mass = 1;
+  model.AddBody(b);
+}
+
 // A floating hand: palm (0) with a sensor link welded to it (1), a finger on a revolute joint (2)
 // with its own welded tip (3), and a second phalanx (4) on the finger. Pairs inside a welded
 // group and between the two groups a moving joint connects are filtered; the rest collide.
 TEST(CollisionWorld, FiltersWeldedGroupsAndTheirNeighboursInsideAMovingTree) {
   multibody::Model model;
-  const auto add = [&](const char* name, multibody::JointType joint, int parent) {
-    multibody::Body b;
-    b.name = name;
-    b.joint = joint;
-    b.parent = parent;
-    b.inertia.mass = 1;
-    model.AddBody(b);
-  };
   using multibody::JointType;
-  add("palm", JointType::kFloating, -1);
-  add("sensor", JointType::kFixed, 0);
-  add("finger", JointType::kRevolute, 0);
-  add("tip", JointType::kFixed, 2);
-  add("phalanx", JointType::kRevolute, 2);
+  AddBody(model, "palm", JointType::kFloating, -1);
+  AddBody(model, "sensor", JointType::kFixed, 0);
+  AddBody(model, "finger", JointType::kRevolute, 0);
+  AddBody(model, "tip", JointType::kFixed, 2);
+  AddBody(model, "phalanx", JointType::kRevolute, 2);
   CollisionWorld world;
   for (int body = 0; body < 5; ++body) world.Add({"g", body, Sphere{0.5}, {}, 0.5});
   world.Add({"ground", -1, Sphere{0.5}, {}, 0.5});
@@ -78,19 +80,11 @@ TEST(CollisionWorld, FiltersWeldedGroupsAndTheirNeighboursInsideAMovingTree) {
 // the same overlap between two robots is a contact to resolve.
 TEST(CollisionWorld, OverlapsInsideOneTreeAreFilteredAndReported) {
   multibody::Model model;
-  const auto add = [&](const char* name, multibody::JointType joint, int parent) {
-    multibody::Body b;
-    b.name = name;
-    b.joint = joint;
-    b.parent = parent;
-    b.inertia.mass = 1;
-    return model.AddBody(b);
-  };
   using multibody::JointType;
-  add("base", JointType::kFloating, -1);         // 0
-  add("upper", JointType::kRevolute, 0);         // 1
-  add("lower", JointType::kRevolute, 1);         // 2: overlaps base, not its neighbour
-  add("other_robot", JointType::kFloating, -1);  // 3: overlaps lower
+  AddBody(model, "base", JointType::kFloating, -1);         // 0
+  AddBody(model, "upper", JointType::kRevolute, 0);         // 1
+  AddBody(model, "lower", JointType::kRevolute, 1);         // 2: overlaps base, not its neighbour
+  AddBody(model, "other_robot", JointType::kFloating, -1);  // 3: overlaps lower
   CollisionWorld world;
   world.Add({"base", 0, Sphere{0.5}, {}, 0.5});
   world.Add({"upper", 1, Sphere{0.1}, At({0, 0, 5}), 0.5});

@@ -1,0 +1,96 @@
+// What published robots' joints carry, under every formulation, against closed forms of the
+// step's own recurrences (not against earlier output of this code):
+//
+// * Joint damping is implicit: (M + h D)(v⁺ − v) = h (f − D v) + Jᵀλ. On a free joint with no
+//   gravity, v_n = v_0 / (1 + h d / I)^n, in the regime of published finger joints
+//   (d h / I = 5000), where explicit damping multiplies the velocity by 1 − d h / I = −4999 each
+//   step.
+// * Mimic joints (couplers q_f = m q_l + o) are a change of variables of the contact problem
+//   (contact/contact_problem.h). Leader and follower turn about one vertical axis, the follower
+//   carried by the leader, so with v_f = m v_l the kinetic energy is ½ (I_l + I_f (1 + m)²) v_l²:
+//   a torque τ on the leader alone accelerates it at τ / (I_l + I_f (1 + m)²), and with no
+//   velocity-dependent force v_n = n h τ / I_eff exactly.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "coulomb/io/scene_file.h"
+#include "coulomb/sim/simulate.h"
+#include "tests/support/formulation_names.h"
+
+namespace coulomb {
+namespace {
+
+class JointClosedForm : public ::testing::TestWithParam<const Formulation*> {};
+
+TEST_P(JointClosedForm, StiffDampingDecaysAsTheImplicitClosedForm) {
+  // A rod of 1e-6 kg m² about its hinge (a fingertip), d = 5 N m s/rad, h = 1 ms, spinning at
+  // 1 rad/s: each step divides its speed by 1 + 5·1e-3/1e-6 = 5001.
+  const std::string text = R"(coulomb: 1
+time_step: 0.001
+duration: 0.003
+gravity: [0, 0, 0]
+bodies:
+  - name: finger
+    joint: revolute
+    axis: [0, 0, 1]
+    damping: 5.0
+    initial_velocity: 1.0
+    mass: 0.001
+    inertia: [1e-6, 1e-6, 1e-6]
+)";
+  Expected<sim::Scene> scene = io::ParseScene(text, "damping.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  scene.value().settings.formulation = GetParam();
+  sim::Recording recording;
+  const sim::RunSummary run = sim::Simulate(scene.value(), &recording);
+  EXPECT_EQ(run.failed_steps, 0) << run.first_failure;
+  ASSERT_EQ(recording.frames.size(), 4u);
+  const double ratio = 1 + 1e-3 * 5.0 / 1e-6;
+  for (std::size_t n = 0; n < recording.frames.size(); ++n) {
+    const double expected = std::pow(ratio, -static_cast<double>(n));
+    EXPECT_NEAR(recording.frames[n].v[0], expected, 1e-9 * expected + 1e-15) << "step " << n;
+  }
+}
+
+TEST_P(JointClosedForm, FollowerKeepsItsRatioAndTheLeaderFeelsTheCoupledInertia) {
+  const std::string text = R"(coulomb: 1
+time_step: 0.01
+duration: 0.1
+gravity: [0, 0, 0]
+bodies:
+  - {name: leader, joint: revolute, axis: [0, 0, 1], mass: 1, inertia: [0.1, 0.1, 0.2]}
+  - {name: follower, parent: leader, joint: revolute, axis: [0, 0, 1], position: [0, 0, 0.5],
+     mass: 1, inertia: [0.05, 0.05, 0.1]}
+constraints:
+  - {type: coupler, joint: follower, mimics: leader, multiplier: 2, offset: 0}
+actuators:
+  - {joint: leader, type: torque, target: 1.1}
+)";
+  Expected<sim::Scene> scene = io::ParseScene(text, "mimic.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  scene.value().settings.formulation = GetParam();
+  EXPECT_EQ(sim::ConstraintsIgnoredBy(scene.value()), "");
+  sim::Recording recording;
+  const sim::RunSummary run = sim::Simulate(scene.value(), &recording);
+  EXPECT_EQ(run.failed_steps, 0) << run.first_failure;
+  const double h = 0.01, inertia = 0.2 + 0.1 * 9;  // I_l + I_f (1 + 2)²
+  for (std::size_t n = 0; n < recording.frames.size(); ++n) {
+    const sim::Frame& f = recording.frames[n];
+    const double v = n * h * 1.1 / inertia;
+    EXPECT_NEAR(f.v[0], v, 1e-9 * (1 + v)) << "step " << n;
+    EXPECT_NEAR(f.v[1], 2 * f.v[0], 1e-9 * (1 + v)) << "step " << n;
+    EXPECT_NEAR(f.q[1], 2 * f.q[0], 1e-9) << "step " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formulations, JointClosedForm,
+                         ::testing::Values(testing_support::Named("velocity-lcp"),
+                                           testing_support::Named("cone"),
+                                           testing_support::Named("trinkle"),
+                                           testing_support::Named("sap")),
+                         testing_support::FormulationTestName);
+
+}  // namespace
+}  // namespace coulomb
