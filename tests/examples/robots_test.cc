@@ -1,6 +1,6 @@
 // The robot corpus (examples/scenes/robots/, data/robots/): published URDFs, unedited, dropped
-// onto a floor, must come to rest on it — the test of "real robots". Checked under SAP
-// (the default for robots) and the velocity-level LCP, from invariants of rest: every step
+// onto a floor, must come to rest on it — the test of "real robots". Checked under every
+// formulation, from invariants of rest: every step
 // certified, no link more than 1 cm into the floor, still touching it at the end (a robot that
 // fell through has no contacts), and no joint or base moving faster than a resting body could.
 
@@ -31,6 +31,15 @@ const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
      "the velocity LCP ignores joint limits, at which SAP stops it"},
     {{"go1_drop", "velocity-lcp"},
      "one step at rest (t = 1.175 s) misses the LCP certificate by 4e-10"},
+    {{"go1_drop", "cone"},
+     "the exact-cone solvers stop at an error of 1.2e-6 against 1e-6 on 290 of 600 steps once the "
+     "quadruped stands (21 ms each)"},
+    {{"panda_drop", "cone"}, "one step (t = 2.745 s) ends at an error of 1.2e-4 against 1e-6"},
+    {{"solo12_drop", "trinkle"},
+     "Lemke ends on a secondary ray at 6 contact changes (resolved impulsively)"},
+    {{"ability_hand_drop", "trinkle"},
+     "the acceleration-level model lets the hand sink 23 mm at impact"},
+    {{"icub_drop", "trinkle"}, "the acceleration-level model lets iCub sink 12 mm at impact"},
 };
 
 TEST_P(RobotDrop, ComesToRestOnTheFloor) {
@@ -67,7 +76,9 @@ INSTANTIATE_TEST_SUITE_P(
     Corpus, RobotDrop,
     ::testing::Combine(::testing::ValuesIn(coulomb::testing::ExampleSceneNames("robots")),
                        ::testing::Values(testing_support::Named("sap"),
-                                         testing_support::Named("velocity-lcp"))),
+                                         testing_support::Named("velocity-lcp"),
+                                         testing_support::Named("cone"),
+                                         testing_support::Named("trinkle"))),
     [](const ::testing::TestParamInfo<RobotDrop::ParamType>& info) {
       std::string formulation(std::get<1>(info.param)->name);
       std::replace(formulation.begin(), formulation.end(), '-', '_');
