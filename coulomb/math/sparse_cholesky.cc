@@ -51,12 +51,24 @@ bool CholeskyFactor::Factor(const Eigen::SparseMatrix<double>& lower, CholeskyMe
                                                               : Eigen::CholmodAuto);
   }
   const int n = static_cast<int>(lower.cols());
+  // A matrix without entries is not positive definite, and CHOLMOD given one (its value array
+  // null) fails its analysis and leaves no factor, which Eigen's factorize() then dereferences:
+  // a checkpoint's damaged SAP factor (fuzz/regressions/fuzz_checkpoint/factor_without_entries)
+  // crashed the reader that way.
+  if (n > 0 && lower.nonZeros() == 0) {
+    s.analysed = false;
+    return false;
+  }
   const bool same_pattern = s.analysed && static_cast<int>(s.outer.size()) == n + 1 &&
                             std::equal(s.outer.begin(), s.outer.end(), lower.outerIndexPtr()) &&
                             static_cast<int>(s.inner.size()) == lower.nonZeros() &&
                             std::equal(s.inner.begin(), s.inner.end(), lower.innerIndexPtr());
   if (!same_pattern) {
     s.cholmod.analyzePattern(lower);
+    if (s.cholmod.cholmod().status < CHOLMOD_OK) {  // no factor to fill: refuse, never crash
+      s.analysed = false;
+      return false;
+    }
     s.outer.assign(lower.outerIndexPtr(), lower.outerIndexPtr() + n + 1);
     s.inner.assign(lower.innerIndexPtr(), lower.innerIndexPtr() + lower.nonZeros());
     s.analysed = true;
