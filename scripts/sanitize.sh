@@ -24,10 +24,10 @@ export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 # BenchTrinkleCli runs paper 1's whole quick study (350 data sets), seconds in Release.
 ctest --test-dir "$build" --output-on-failure -j2 -LE slow -E 'BenchTrinkleCli'
 if [ "$fuzz_seconds" != 0 ]; then
-  # Four at a time on CI's two cores: 60 s of wall time each, in three rounds instead of five
+  # Four at a time on CI's two cores: 60 s of wall time each, in three rounds instead of six
   # (each target gets half a core, so a slow input is given 30 s before it counts as a hang).
   bash scripts/fuzz.sh --build "$build" --seconds "$fuzz_seconds" --jobs 4 --timeout 30 \
     fuzz_scene fuzz_urdf fuzz_obj fuzz_tet_msh fuzz_tet_vtk fuzz_tet_medit fuzz_lcp \
-    fuzz_friction_contact fuzz_fclib fuzz_checkpoint
+    fuzz_friction_contact fuzz_fclib fuzz_checkpoint fuzz_mesh_stl fuzz_mesh_dae
 fi
 echo "sanitize.sh: done in $(( $(date +%s) - start )) s"
