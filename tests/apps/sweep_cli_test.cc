@@ -276,6 +276,28 @@ TEST(SweepCli, FailedRunsAreRecordedWithTheirReasonAndTheSweepGoesOn) {
     EXPECT_EQ(row[Column(t, "status")], "time_limit") << index;
     EXPECT_NE(row[Column(t, "reason")].find("time limit"), std::string::npos);
   }
+
+  // A run whose state stops being finite: a box thrown at 1e200 m/s leaves a non-finite position
+  // after one step. Its row says so, names the body and the stage, and keeps no NaN as a number.
+  const std::string thrown = WriteFile(dir / "thrown.yaml",
+                                       "coulomb_sweep: 1\n"
+                                       "scene: " +
+                                           kScenes +
+                                           "/drop.yaml\n"
+                                           "set: {duration: 0.05}\n"
+                                           "parameters:\n"
+                                           "  bodies[box].velocity: [[0, 0, 0], [1.0e200, 0, 0]]\n"
+                                           "metrics: [failed_steps, final_energy]\n");
+  r = RunCli("sweep " + thrown + " --quiet --out " + (dir / "thrown").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  t = ReadTable(dir / "thrown" / "results.csv");
+  ASSERT_EQ(t.lines, 2);
+  EXPECT_EQ(t.rows.at(0)[Column(t, "status")], "ok");
+  EXPECT_EQ(t.rows.at(1)[Column(t, "status")], "diverged");
+  EXPECT_NE(t.rows.at(1)[Column(t, "reason")].find("left a non-finite state: body 'box'"),
+            std::string::npos)
+      << t.rows.at(1)[Column(t, "reason")];
+  EXPECT_EQ(t.rows.at(1)[Column(t, "final_energy")], "");
   fs::remove_all(dir);
 }
 
