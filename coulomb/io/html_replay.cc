@@ -162,6 +162,38 @@ json DeformableSurfaces(const sim::Scene& scene, const sim::Recording& recording
   return out;
 }
 
+// Robots' visual meshes replace the collision shapes of their bodies in the picture (the
+// page toggles with the C key). A mesh that cannot be read, or that is too large to embed,
+// leaves its body drawn by its collision shapes.
+void AddVisualMeshes(const sim::Scene& scene, json& geometries) {
+  std::vector<bool> visual(scene.model.bodies.size(), false);
+  for (const sim::VisualMesh& v : scene.visual_meshes) {
+    const Expected<SurfaceMesh> mesh = ReadMeshFile(v.file);
+    if (!mesh.ok() || mesh.value().triangles.size() > kMostVisualTriangles) continue;
+    std::vector<Eigen::Vector3d> points;
+    for (const Eigen::Vector3d& p : mesh.value().vertices)
+      points.push_back(p.cwiseProduct(v.scale));
+    json triangles = json::array();
+    for (const std::array<int, 3>& t : mesh.value().triangles) {
+      triangles.insert(triangles.end(), {t[0], t[1], t[2]});
+    }
+    json entry = {{"type", "mesh"},
+                  {"vertices", ShapeJson::Coordinates(points)},
+                  {"triangles", std::move(triangles)},
+                  {"visual", true}};
+    entry["body"] = v.body;
+    entry["position"] = Array(v.X_BG.p);
+    entry["quaternion"] = Quaternion(v.X_BG.R);
+    entry["color"] = v.color.empty() ? "#b4b8c0" : v.color;
+    geometries.push_back(std::move(entry));
+    visual[v.body] = true;
+  }
+  for (json& g : geometries) {
+    const int body = g["body"].get<int>();
+    if (body >= 0 && visual[body] && !g.contains("visual")) g["collision"] = true;
+  }
+}
+
 json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   Eigen::AlignedBox3d box;
   json frames;
@@ -206,35 +238,7 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
     entry["color"] = k < scene.geometry_colors.size() ? scene.geometry_colors[k] : "#c0c0c0";
     data["geometries"].push_back(std::move(entry));
   }
-  // Robots' visual meshes replace the collision shapes of their bodies in the picture (the
-  // page toggles with the C key). A mesh that cannot be read, or that is too large to embed,
-  // leaves its body drawn by its collision shapes.
-  std::vector<bool> visual(scene.model.bodies.size(), false);
-  for (const sim::VisualMesh& v : scene.visual_meshes) {
-    const Expected<SurfaceMesh> mesh = ReadMeshFile(v.file);
-    if (!mesh.ok() || mesh.value().triangles.size() > kMostVisualTriangles) continue;
-    std::vector<Eigen::Vector3d> points;
-    for (const Eigen::Vector3d& p : mesh.value().vertices)
-      points.push_back(p.cwiseProduct(v.scale));
-    json triangles = json::array();
-    for (const std::array<int, 3>& t : mesh.value().triangles) {
-      triangles.insert(triangles.end(), {t[0], t[1], t[2]});
-    }
-    json entry = {{"type", "mesh"},
-                  {"vertices", ShapeJson::Coordinates(points)},
-                  {"triangles", std::move(triangles)},
-                  {"visual", true}};
-    entry["body"] = v.body;
-    entry["position"] = Array(v.X_BG.p);
-    entry["quaternion"] = Quaternion(v.X_BG.R);
-    entry["color"] = v.color.empty() ? "#b4b8c0" : v.color;
-    data["geometries"].push_back(std::move(entry));
-    visual[v.body] = true;
-  }
-  for (json& g : data["geometries"]) {
-    const int body = g["body"].get<int>();
-    if (body >= 0 && visual[body] && !g.contains("visual")) g["collision"] = true;
-  }
+  AddVisualMeshes(scene, data["geometries"]);
   data["deformables"] = std::move(deformables);
   data["frames"] = std::move(frames);
   data["view"] = {{"target", Array(box.center())}, {"radius", 2.2 * extent + 1.0}};

@@ -13,16 +13,11 @@ namespace coulomb::io {
 using multibody::Body;
 using multibody::JointType;
 
-void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
-                       const std::vector<std::pair<int, Field>>& rates) {
-  scene.initial = sim::MakeRestState(scene.model);
-  for (const auto& [index, f] : rates) {
-    scene.initial.v[scene.model.bodies[index].v_index] = f.Double();  // rad/s or m/s
-  }
-  // A joint whose zero lies outside its limits (quadruped knees, hand joints whose lower limit
-  // is above 0) starts at the nearest limit rather than being snapped there in step 0.
-  std::vector<bool> given(scene.model.bodies.size(), false);
-  for (const auto& [index, f] : values) given[index] = true;
+namespace {
+
+// A joint whose zero lies outside its limits (quadruped knees, hand joints whose lower limit is
+// above 0) starts at the nearest limit rather than being snapped there in step 0; said once.
+void StartInsideLimits(sim::Scene& scene, const std::vector<bool>& given) {
   std::string moved;
   int moved_count = 0;
   for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
@@ -42,31 +37,10 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
         fmt::format("{} joint(s) whose zero is outside their limits start at the nearest limit: {}",
                     moved_count, moved));
   }
-  for (const auto& [index, f] : values) {
-    const Body& body = scene.model.bodies[index];
-    if (body.joint != JointType::kFloating) {
-      if (multibody::ConfigurationSize(body.joint) != 1)
-        f.Fail("initial values need a 1-DoF joint");
-      const double q = f.Double();
-      if (q < body.position_lower || q > body.position_upper) {
-        f.Fail(fmt::format("{} is outside the limits [{}, {}] of joint '{}'", q,
-                           body.position_lower, body.position_upper, body.joint_name));
-      }
-      scene.initial.q[body.q_index] = q;
-      continue;
-    }
-    const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
-    scene.initial.q.segment<3>(body.q_index) =
-        OptionalVector3(f, "position", Eigen::Vector3d::Zero());
-    const Eigen::Quaterniond quaternion(R);
-    scene.initial.q.segment<4>(body.q_index + 3) << quaternion.w(), quaternion.x(), quaternion.y(),
-        quaternion.z();
-    // Scene velocities are in the world frame; floating joints take ω in the body frame.
-    scene.initial.v.segment<3>(body.v_index) =
-        OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
-    scene.initial.v.segment<3>(body.v_index + 3) =
-        R.transpose() * OptionalVector3(f, "angular_velocity", Eigen::Vector3d::Zero());
-  }
+}
+
+void PlaceMimicFollowers(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
+                         const std::vector<bool>& given) {
   // Mimic followers start where their leaders put them: q_f = m q_l + o, v_f = m v_l.
   for (const multibody::JointCoupler& c : scene.model.couplers) {
     const Body& follower = scene.model.bodies[c.body];
@@ -94,6 +68,45 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
     q_f = q;
     scene.initial.v[follower.v_index] = c.multiplier * scene.initial.v[leader.v_index];
   }
+}
+
+}  // namespace
+
+void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
+                       const std::vector<std::pair<int, Field>>& rates) {
+  scene.initial = sim::MakeRestState(scene.model);
+  for (const auto& [index, f] : rates) {
+    scene.initial.v[scene.model.bodies[index].v_index] = f.Double();  // rad/s or m/s
+  }
+  std::vector<bool> given(scene.model.bodies.size(), false);
+  for (const auto& [index, f] : values) given[index] = true;
+  StartInsideLimits(scene, given);
+  for (const auto& [index, f] : values) {
+    const Body& body = scene.model.bodies[index];
+    if (body.joint != JointType::kFloating) {
+      if (multibody::ConfigurationSize(body.joint) != 1)
+        f.Fail("initial values need a 1-DoF joint");
+      const double q = f.Double();
+      if (q < body.position_lower || q > body.position_upper) {
+        f.Fail(fmt::format("{} is outside the limits [{}, {}] of joint '{}'", q,
+                           body.position_lower, body.position_upper, body.joint_name));
+      }
+      scene.initial.q[body.q_index] = q;
+      continue;
+    }
+    const Eigen::Matrix3d R = OptionalRotation(f, "orientation");
+    scene.initial.q.segment<3>(body.q_index) =
+        OptionalVector3(f, "position", Eigen::Vector3d::Zero());
+    const Eigen::Quaterniond quaternion(R);
+    scene.initial.q.segment<4>(body.q_index + 3) << quaternion.w(), quaternion.x(), quaternion.y(),
+        quaternion.z();
+    // Scene velocities are in the world frame; floating joints take ω in the body frame.
+    scene.initial.v.segment<3>(body.v_index) =
+        OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
+    scene.initial.v.segment<3>(body.v_index + 3) =
+        R.transpose() * OptionalVector3(f, "angular_velocity", Eigen::Vector3d::Zero());
+  }
+  PlaceMimicFollowers(scene, values, given);
 }
 
 void FilterSelfCollisions(sim::Scene& scene) {

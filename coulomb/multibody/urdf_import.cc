@@ -277,6 +277,90 @@ CollisionGeometry CollisionFromUrdf(const urdf::Collision& c, int body,
   return g;
 }
 
+// The link's <visual> meshes whose files exist (a missing one is no error: corpora often ship
+// collision meshes only), with the material's colour.
+void AddVisualMeshes(const urdf::Link& link, int body, const UrdfOptions& options,
+                     const std::string& base_dir, std::vector<CollisionGeometry>& visuals) {
+  for (const urdf::VisualSharedPtr& v : link.visual_array) {
+    if (!v || !v->geometry || v->geometry->type != urdf::Geometry::MESH) continue;
+    const auto& mesh = static_cast<const urdf::Mesh&>(*v->geometry);
+    std::vector<std::string> quiet_errors, quiet_warnings;
+    Diagnostics quiet{quiet_errors, quiet_warnings};
+    CollisionGeometry g;
+    g.body = body;
+    g.shape = CollisionGeometry::Shape::kMesh;
+    g.X_BG = FromPose(v->origin);
+    g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+    g.mesh_path = ResolveMesh(mesh.filename, link.name, options, base_dir, quiet);
+    if (v->material && v->material->color.a > 0) {
+      const auto channel = [](float c) {
+        return static_cast<int>(std::lround(255 * std::clamp(c, 0.0f, 1.0f)));
+      };
+      g.color = fmt::format("#{:02x}{:02x}{:02x}", channel(v->material->color.r),
+                            channel(v->material->color.g), channel(v->material->color.b));
+    }
+    if (quiet_errors.empty()) visuals.push_back(std::move(g));
+  }
+}
+
+// <mimic> elements as couplers of `out.model`'s bodies.
+void AddCouplers(const urdf::ModelInterface& urdf, const std::map<std::string, int>& body_of_link,
+                 std::vector<std::string>& errors, UrdfImport& out) {
+  for (const auto& [name, joint] : urdf.joints_) {
+    if (!joint->mimic) continue;
+    const auto follower = body_of_link.find(joint->child_link_name);
+    const urdf::JointConstSharedPtr leader = urdf.getJoint(joint->mimic->joint_name);
+    if (!leader) {
+      errors.push_back(fmt::format("joint '{}': <mimic joint='{}'> names no joint", name,
+                                   joint->mimic->joint_name));
+      continue;
+    }
+    const int leader_body = body_of_link.at(leader->child_link_name);
+    // A reduced model may weld a mimic joint (type fixed) and keep its <mimic>: nothing moves
+    // there to follow, so the tag has no effect (a 1-DoF leader is still required).
+    if (out.model.bodies[follower->second].joint == JointType::kFixed) {
+      out.warnings.push_back(fmt::format(
+          "joint '{}': fixed, so its <mimic joint='{}'> has no effect", name, leader->name));
+      continue;
+    }
+    if (VelocitySize(out.model.bodies[leader_body].joint) != 1 ||
+        VelocitySize(out.model.bodies[follower->second].joint) != 1 ||
+        leader_body == follower->second) {
+      errors.push_back(
+          fmt::format("joint '{}': <mimic joint='{}'>: both joints must be distinct "
+                      "revolute or prismatic joints",
+                      name, leader->name));
+      continue;
+    }
+    out.couplers.push_back(
+        {follower->second, leader_body, joint->mimic->multiplier, joint->mimic->offset});
+  }
+}
+
+// Massless links are fine as long as every joint moves some mass; a joint that moves none
+// makes the mass matrix singular, so name it. A mimic follower moves with its leader (the step
+// reduces it away, contact/contact_problem.h): its mass, if any, is the leader's to carry.
+std::optional<InputError> CheckEveryJointMovesMass(const UrdfImport& out,
+                                                   const std::string& origin) {
+  Data data = MakeData(out.model);
+  const Eigen::MatrixXd M = CalcMassMatrix(out.model, data, out.model.NeutralConfiguration());
+  std::vector<bool> follower(out.model.bodies.size(), false);
+  for (const JointCoupler& c : out.couplers) follower[c.body] = true;
+  for (std::size_t i = 0; i < out.model.bodies.size(); ++i) {
+    const Body& b = out.model.bodies[i];
+    if (follower[i]) continue;
+    for (int k = 0; k < VelocitySize(b.joint); ++k) {
+      if (!(M(b.v_index + k, b.v_index + k) > 1e-12 * std::max(1.0, M.diagonal().maxCoeff()))) {
+        return InputError{origin, 0, fmt::format("joint '{}'", b.joint_name),
+                          fmt::format("moves no mass: link '{}' and everything below it lack "
+                                      "<inertial>",
+                                      b.name)};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin,
@@ -307,60 +391,13 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
           out.collisions.push_back(
               CollisionFromUrdf(*c, index, link->name, options, base_dir, diagnostics));
         }
-        for (const urdf::VisualSharedPtr& v : link->visual_array) {
-          if (!v || !v->geometry || v->geometry->type != urdf::Geometry::MESH) continue;
-          const auto& mesh = static_cast<const urdf::Mesh&>(*v->geometry);
-          std::vector<std::string> quiet_errors, quiet_warnings;
-          Diagnostics quiet{quiet_errors, quiet_warnings};
-          CollisionGeometry g;
-          g.body = index;
-          g.shape = CollisionGeometry::Shape::kMesh;
-          g.X_BG = FromPose(v->origin);
-          g.mesh_scale = Eigen::Vector3d(mesh.scale.x, mesh.scale.y, mesh.scale.z);
-          g.mesh_path = ResolveMesh(mesh.filename, link->name, options, base_dir, quiet);
-          if (v->material && v->material->color.a > 0) {
-            const auto channel = [](float c) {
-              return static_cast<int>(std::lround(255 * std::clamp(c, 0.0f, 1.0f)));
-            };
-            g.color = fmt::format("#{:02x}{:02x}{:02x}", channel(v->material->color.r),
-                                  channel(v->material->color.g), channel(v->material->color.b));
-          }
-          if (quiet_errors.empty()) out.visual_meshes.push_back(std::move(g));
-        }
+        AddVisualMeshes(*link, index, options, base_dir, out.visual_meshes);
         for (const urdf::LinkSharedPtr& child : link->child_links) add(child, index);
       };
   add(urdf->getRoot(), -1);
   ReportGrouped(diagnostics);
 
-  for (const auto& [name, joint] : urdf->joints_) {
-    if (!joint->mimic) continue;
-    const auto follower = body_of_link.find(joint->child_link_name);
-    const urdf::JointConstSharedPtr leader = urdf->getJoint(joint->mimic->joint_name);
-    if (!leader) {
-      errors.push_back(fmt::format("joint '{}': <mimic joint='{}'> names no joint", name,
-                                   joint->mimic->joint_name));
-      continue;
-    }
-    const int leader_body = body_of_link.at(leader->child_link_name);
-    // A reduced model may weld a mimic joint (type fixed) and keep its <mimic>: nothing moves
-    // there to follow, so the tag has no effect (a 1-DoF leader is still required).
-    if (out.model.bodies[follower->second].joint == JointType::kFixed) {
-      out.warnings.push_back(fmt::format(
-          "joint '{}': fixed, so its <mimic joint='{}'> has no effect", name, leader->name));
-      continue;
-    }
-    if (VelocitySize(out.model.bodies[leader_body].joint) != 1 ||
-        VelocitySize(out.model.bodies[follower->second].joint) != 1 ||
-        leader_body == follower->second) {
-      errors.push_back(
-          fmt::format("joint '{}': <mimic joint='{}'>: both joints must be distinct "
-                      "revolute or prismatic joints",
-                      name, leader->name));
-      continue;
-    }
-    out.couplers.push_back(
-        {follower->second, leader_body, joint->mimic->multiplier, joint->mimic->offset});
-  }
+  AddCouplers(*urdf, body_of_link, errors, out);
   if (options.strict) {
     for (const std::string& w : out.warnings) errors.push_back("(strict) " + w);
   }
@@ -372,25 +409,7 @@ Expected<UrdfImport> ParseUrdf(const std::string& xml, const std::string& origin
   if (const std::string defect = out.model.Validate(); !defect.empty()) {
     return InputError{origin, 0, "", defect};
   }
-  // Massless links are fine as long as every joint moves some mass; a joint that moves none
-  // makes the mass matrix singular, so name it. A mimic follower moves with its leader (the step
-  // reduces it away, contact/contact_problem.h): its mass, if any, is the leader's to carry.
-  Data data = MakeData(out.model);
-  const Eigen::MatrixXd M = CalcMassMatrix(out.model, data, out.model.NeutralConfiguration());
-  std::vector<bool> follower(out.model.bodies.size(), false);
-  for (const JointCoupler& c : out.couplers) follower[c.body] = true;
-  for (std::size_t i = 0; i < out.model.bodies.size(); ++i) {
-    const Body& b = out.model.bodies[i];
-    if (follower[i]) continue;
-    for (int k = 0; k < VelocitySize(b.joint); ++k) {
-      if (!(M(b.v_index + k, b.v_index + k) > 1e-12 * std::max(1.0, M.diagonal().maxCoeff()))) {
-        return InputError{origin, 0, fmt::format("joint '{}'", b.joint_name),
-                          fmt::format("moves no mass: link '{}' and everything below it lack "
-                                      "<inertial>",
-                                      b.name)};
-      }
-    }
-  }
+  if (std::optional<InputError> error = CheckEveryJointMovesMass(out, origin)) return *error;
   return out;
 }
 

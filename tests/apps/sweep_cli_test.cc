@@ -277,6 +277,11 @@ TEST(SweepCli, FailedRunsAreRecordedWithTheirReasonAndTheSweepGoesOn) {
     EXPECT_NE(row[Column(t, "reason")].find("time limit"), std::string::npos);
   }
 
+  fs::remove_all(dir);
+}
+
+TEST(SweepCli, ARunWhoseStateStopsBeingFiniteIsRecordedAsDiverged) {
+  const fs::path dir = FreshDir("diverged");
   // A run whose state stops being finite: a box thrown at 1e200 m/s leaves a non-finite position
   // after one step. Its row says so, names the body and the stage, and keeps no NaN as a number.
   const std::string thrown = WriteFile(dir / "thrown.yaml",
@@ -288,9 +293,9 @@ TEST(SweepCli, FailedRunsAreRecordedWithTheirReasonAndTheSweepGoesOn) {
                                            "parameters:\n"
                                            "  bodies[box].velocity: [[0, 0, 0], [1.0e200, 0, 0]]\n"
                                            "metrics: [failed_steps, final_energy]\n");
-  r = RunCli("sweep " + thrown + " --quiet --out " + (dir / "thrown").string());
+  const auto r = RunCli("sweep " + thrown + " --quiet --out " + (dir / "thrown").string());
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  t = ReadTable(dir / "thrown" / "results.csv");
+  const Table t = ReadTable(dir / "thrown" / "results.csv");
   ASSERT_EQ(t.lines, 2);
   EXPECT_EQ(t.rows.at(0)[Column(t, "status")], "ok");
   EXPECT_EQ(t.rows.at(1)[Column(t, "status")], "diverged");
