@@ -93,11 +93,9 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
   Expected<sim::Scene> loaded = io::ParseScene(ClutterScene(bodies, dt, duration), "clutter", ".");
   if (!loaded.ok()) throw std::runtime_error(loaded.error().ToString());
   sim::Scene scene = std::move(loaded.value());
-  scene.settings = base;
-  scene.settings.formulation = formulation;
-  multibody::Data data = multibody::MakeData(scene.model);
-  sim::State state = scene.initial;
-  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(scene.model.nv);
+  scene.model.settings = base;
+  scene.model.settings.formulation = formulation;
+  sim::Data data = sim::MakeData(scene.model, scene.initial);
   Row row;
   row.bodies = bodies;
   row.formulation = std::string(formulation->name);
@@ -105,8 +103,7 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
   const int settled_from = row.steps - row.steps / 3;
   double solve = 0, factor = 0;
   for (int step = 0; step < row.steps; ++step) {
-    const sim::StepReport r =
-        sim::Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
+    const sim::StepReport& r = sim::Step(scene.model, data);
     const double us = 1e6 * r.profile.Total();
     row.failed += r.status == LcpStatus::kSolved ? 0 : 1;
     row.mean_us += us / row.steps;

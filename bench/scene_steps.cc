@@ -1,5 +1,5 @@
 // `scene_steps SCENE STEPS [REPEATS]`: the wall time of STEPS steps of a scene through
-// sim::StepScene from C++, the baseline of bench/python_overhead.py (the same steps driven from
+// sim::Step from C++, the baseline of bench/python_overhead.py (the same steps driven from
 // Python). Prints one JSON object: the median seconds over REPEATS runs, and the state hash.
 
 #include <fmt/format.h>
@@ -13,7 +13,6 @@
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
 #include "coulomb/io/scene_file.h"
-#include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
 
 namespace {
@@ -35,16 +34,12 @@ int Run(int argc, char** argv) {
   std::uint64_t hash = 0;
   for (int r = 0; r < repeats; ++r) {
     const coulomb::sim::Scene& s = scene.value();
-    coulomb::multibody::Data data = coulomb::multibody::MakeData(s.model);
-    coulomb::sim::State state = s.initial;
+    coulomb::sim::Data data = coulomb::sim::MakeData(s.model, s.initial);
     const auto start = std::chrono::steady_clock::now();
-    for (long k = 0; k < steps; ++k) {
-      coulomb::sim::StepScene(s, data, state);
-      state.time = s.initial.time + static_cast<double>(k + 1) * s.time_step;
-    }
+    for (long k = 0; k < steps; ++k) coulomb::sim::Step(s.model, data);
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    hash = coulomb::sim::HashState(state);
+    hash = coulomb::sim::HashState(data.state);
   }
   std::sort(seconds.begin(), seconds.end());
   fmt::print("{{\"seconds\": {}, \"steps\": {}, \"repeats\": {}, \"state_hash\": \"{:016x}\"}}\n",

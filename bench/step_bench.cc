@@ -56,14 +56,11 @@ void StepScene(benchmark::State& bench, const std::string& file, const std::stri
   }
   sim::Scene& scene = loaded.value();
   // Another formulation than the scene's runs with its own default settings, as --formulation.
-  scene.settings.formulation = FindFormulation(formulation);
-  scene.settings.measure_accuracy = false;  // as in `coulomb bench peers`; said in the counters
-  multibody::Data data = multibody::MakeData(scene.model);
-  sim::State state = scene.initial;
-  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(scene.model.nv);
-  const auto step = [&]() -> const sim::StepReport& {
-    return sim::Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings);
-  };
+  scene.model.settings.formulation = FindFormulation(formulation);
+  scene.model.settings.measure_accuracy =
+      false;  // as in `coulomb bench peers`; said in the counters
+  sim::Data data = sim::MakeData(scene.model, scene.initial);
+  const auto step = [&]() -> const sim::StepReport& { return sim::Step(scene.model, data); };
   for (int i = 0; i < kWarmUpSteps; ++i) step();
   long long failed = 0, steps = 0;
   const long long allocations_before = g_allocations.load();
@@ -71,7 +68,7 @@ void StepScene(benchmark::State& bench, const std::string& file, const std::stri
     const sim::StepReport& report = step();
     failed += report.status != LcpStatus::kSolved;
     ++steps;
-    benchmark::DoNotOptimize(state.v.data());
+    benchmark::DoNotOptimize(data.state.v.data());
   }
   bench.counters["allocs/step"] =
       static_cast<double>(g_allocations.load() - allocations_before) / static_cast<double>(steps);

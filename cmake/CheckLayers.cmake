@@ -1,5 +1,6 @@
 # Fails the build when a file of one layer of coulomb/ includes a header of a layer it does not
-# depend on (docs/ARCHITECTURE.md, "Layers"). Separate library targets alone would not catch an
+# depend on (docs/ARCHITECTURE.md, "Layers"), or, outside formulations/, a header inside one
+# formulation's folder. Separate library targets alone would not catch an
 # upward include of a header-only piece, since every layer shares one include root.
 #
 # Run as a script: cmake -DSOURCE_DIR=<repo> -DLAYERS_FILE=<file> -DSTAMP=<file> -P CheckLayers.cmake
@@ -42,6 +43,12 @@ foreach(_layer IN LISTS _layers)
       if(NOT _target IN_LIST _allowed_${_layer})
         file(RELATIVE_PATH _rel "${SOURCE_DIR}" "${_file}")
         string(APPEND _violations "\n  ${_rel}: ${_include} (layer ${_layer} may include: ${_allowed_${_layer}})")
+      endif()
+      # A formulation is a plug-in (formulations/formulation.h): the layers above reach it
+      # through its descriptor, never through the headers of its own folder.
+      if(NOT _layer STREQUAL "formulations" AND _include MATCHES "coulomb/formulations/[a-z_]+/")
+        file(RELATIVE_PATH _rel "${SOURCE_DIR}" "${_file}")
+        string(APPEND _violations "\n  ${_rel}: ${_include} (outside formulations/, include formulations/formulation.h and use the descriptor)")
       endif()
     endforeach()
   endforeach()

@@ -22,11 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // are stepped (a 1 000-tet cylinder takes seconds per step under the sanitizers).
   constexpr int kMaxSteppedTets = 200;
   int tets = 0;
-  for (const auto& body : scene.deformables.bodies) tets += body.rest.num_tets();
-  if (static_cast<int>(scene.model.bodies.size()) > kMaxSteppedBodies ||
-      scene.deformables.bodies.size() > 1 || tets > kMaxSteppedTets)
+  for (const auto& body : scene.model.deformables.bodies) tets += body.rest.num_tets();
+  if (static_cast<int>(scene.model.multibody.bodies.size()) > kMaxSteppedBodies ||
+      scene.model.deformables.bodies.size() > 1 || tets > kMaxSteppedTets)
     return 0;
-  scene.duration = std::min(scene.duration, kSteps * scene.time_step);
+  scene.duration = std::min(scene.duration, kSteps * scene.model.time_step);
   const auto summary =
       coulomb::sim::Simulate(scene, nullptr, [](int done, int) { return done < kSteps; });
   if (summary.stopped.empty() && !std::isfinite(summary.final_energy))

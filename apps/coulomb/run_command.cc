@@ -38,7 +38,7 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
     if (formulation == nullptr) {
       return "--formulation: unknown '" + o.formulation + "' (" + FormulationNames() + ")";
     }
-    scene.settings.formulation = formulation;
+    scene.model.settings.formulation = formulation;
   }
   for (const std::string& assignment : o.settings) {
     if (std::string error = io::ApplySettingOverride(assignment, scene); !error.empty()) {
@@ -46,7 +46,8 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
     }
   }
   if (!o.solver.empty()) {
-    const std::string error = scene.settings.formulation->select_solver(o.solver, scene.settings);
+    const std::string error =
+        scene.model.settings.formulation->select_solver(o.solver, scene.model.settings);
     if (!error.empty()) return "--solver: " + error;
   }
   // A value given on the command line is used or refused, never replaced by the scene's
@@ -54,7 +55,7 @@ std::string ApplyOverrides(const RunOptions& o, sim::Scene& scene) {
   if (o.time_step) {
     if (!(*o.time_step > 0 && *o.time_step <= 10))
       return fmt::format("--dt: {} is not in (0, 10] s", *o.time_step);
-    scene.time_step = *o.time_step;
+    scene.model.time_step = *o.time_step;
   }
   if (o.duration) {
     if (!(*o.duration >= 0 && *o.duration <= 1e7))
@@ -72,18 +73,19 @@ enum class Keeping { kNothing, kStreamed, kInMemory };
 // cannot fit in memory (it would be lost at the end) or whose files would take more than 32 GiB
 // is refused, and a very long run is announced.
 std::string CheckRunLength(const sim::Scene& scene, Keeping keeping) {
-  const double steps = std::round(scene.duration / scene.time_step);
+  const double steps = std::round(scene.duration / scene.model.time_step);
   const double frames = steps / scene.record_every;
-  const double coordinates = static_cast<double>(scene.model.nq + scene.model.nv);
+  const double coordinates =
+      static_cast<double>(scene.model.multibody.nq + scene.model.multibody.nv);
   const auto refuse = [&](double bytes, const char* where, int limit_gib) {
     return fmt::format(
         "recording {:.3g} steps of {} s would hold ~{:.1f} GiB {} (more than {}): raise "
         "record_every in the scene, shorten --duration or lengthen --dt",
-        steps, scene.time_step, bytes / (1 << 30), where, limit_gib);
+        steps, scene.model.time_step, bytes / (1 << 30), where, limit_gib);
   };
   if (keeping == Keeping::kInMemory) {
     double per_frame = 8.0 * coordinates + 64;
-    for (const fem::FemBody& b : scene.deformables.bodies)
+    for (const fem::FemBody& b : scene.model.deformables.bodies)
       per_frame += 4.0 * 3 * b.rest.num_vertices();  // float32 vertex positions
     const double bytes = frames * per_frame + steps * sizeof(sim::StepRecord);
     if (bytes > 8.0 * (1 << 30)) return refuse(bytes, "in memory", 8);
@@ -94,7 +96,7 @@ std::string CheckRunLength(const sim::Scene& scene, Keeping keeping) {
   }
   if (steps > 1e6) {
     fmt::print(stderr, "note: {:.3g} steps of {} s for {} s of simulated time; a long run\n", steps,
-               scene.time_step, scene.duration);
+               scene.model.time_step, scene.duration);
   }
   return "";
 }
@@ -170,7 +172,7 @@ std::string PlanCheckpoints(const RunOptions& o, const sim::Scene& scene, Checkp
     if (std::string why = sim::CheckResumable(scene, file.checkpoint); !why.empty()) {
       return fmt::format("--resume {}: cannot continue {}: {}", o.resume, o.scene, why);
     }
-    const std::string solver = scene.settings.formulation->solver_name(scene.settings);
+    const std::string solver = scene.model.settings.formulation->solver_name(scene.model.settings);
     if (file.checkpoint.tally.summary.solver != solver) {
       return fmt::format("--resume {}: it was written by solver {}, the scene now selects {}",
                          o.resume, file.checkpoint.tally.summary.solver, solver);
@@ -183,10 +185,10 @@ std::string PlanCheckpoints(const RunOptions& o, const sim::Scene& scene, Checkp
     const double every = *o.checkpoint_every;
     if (!(every > 0 && every <= 1e7))
       return fmt::format("--checkpoint-every: {} is not in (0, 1e7] s", every);
-    const double steps = std::round(every / scene.time_step);
+    const double steps = std::round(every / scene.model.time_step);
     if (steps < 1) {
       return fmt::format("--checkpoint-every: {} s is shorter than one time step ({} s)", every,
-                         scene.time_step);
+                         scene.model.time_step);
     }
     plan.every_steps = static_cast<int>(std::min(steps, 1e9));
   }
@@ -217,7 +219,7 @@ void PrintSummary(const RunOptions& options, const sim::Scene& scene, const Chec
     fmt::print("{}", io::FormatSummaryJson(summary));
   } else {
     fmt::print("{}: {} steps of {} s ({} s simulated) with {} / {}\n", scene.name, summary.steps,
-               scene.time_step, summary.sim_time, summary.formulation, summary.solver);
+               scene.model.time_step, summary.sim_time, summary.formulation, summary.solver);
     fmt::print("  wall {:.3f} s, {:.1f} us/step (max {:.1f}), contacts mean {:.1f} max {}\n",
                summary.wall_seconds, summary.mean_step_us, summary.max_step_us,
                summary.mean_contacts, summary.max_contacts);
@@ -227,11 +229,11 @@ void PrintSummary(const RunOptions& options, const sim::Scene& scene, const Chec
     if (plan.resume) {
       fmt::print("  resumed from {} after step {} (t = {:.6g} s)\n", options.resume,
                  plan.resume->checkpoint.steps_done,
-                 scene.initial.time + plan.resume->checkpoint.steps_done * scene.time_step);
+                 scene.initial.time + plan.resume->checkpoint.steps_done * scene.model.time_step);
     }
     if (last_checkpoint >= 0) {
       fmt::print("  checkpoint: {} (after step {}, t = {:.6g} s)\n", plan.path, last_checkpoint,
-                 scene.initial.time + last_checkpoint * scene.time_step);
+                 scene.initial.time + last_checkpoint * scene.model.time_step);
     }
     if (!options.html.empty()) fmt::print("  replay: {}\n", options.html);
     if (!options.out_dir.empty()) fmt::print("  outputs: {}/\n", options.out_dir);
@@ -267,7 +269,7 @@ int RunScene(const RunOptions& given) {
   const bool record = !options.out_dir.empty() || !options.html.empty();
   // Only the HTML replay and the deformable arrays need every frame at the end; without them
   // the rows written are dropped from memory (a long --out run does not grow).
-  const bool keep_frames = !options.html.empty() || (record && !scene.deformables.empty());
+  const bool keep_frames = !options.html.empty() || (record && !scene.model.deformables.empty());
   const Keeping keeping = keep_frames ? Keeping::kInMemory
                           : record    ? Keeping::kStreamed
                                       : Keeping::kNothing;
@@ -358,21 +360,23 @@ int RunInfo(const InfoOptions& options) {
   for (const std::string& w : scene.warnings) fmt::print(stderr, "warning: {}\n", w);
   for (const std::string& n : scene.notes) fmt::print(stderr, "note: {}\n", n);
   fmt::print("scene {} ({})\n", scene.name, scene_path);
-  fmt::print("  {} bodies, nq = {}, nv = {}, total mass {:.6g} kg\n", scene.model.bodies.size(),
-             scene.model.nq, scene.model.nv, scene.model.TotalMass());
-  for (const multibody::Body& b : scene.model.bodies) {
+  fmt::print("  {} bodies, nq = {}, nv = {}, total mass {:.6g} kg\n",
+             scene.model.multibody.bodies.size(), scene.model.multibody.nq,
+             scene.model.multibody.nv, scene.model.multibody.TotalMass());
+  for (const multibody::Body& b : scene.model.multibody.bodies) {
     fmt::print("    {:<24} joint {:<10} parent {:<16} mass {:.6g} kg\n", b.name,
                multibody::ToString(b.joint),
-               b.parent < 0 ? std::string("world") : scene.model.bodies[b.parent].name,
+               b.parent < 0 ? std::string("world") : scene.model.multibody.bodies[b.parent].name,
                b.inertia.mass);
   }
-  fmt::print("  {} collision geometries, margin {} m\n", scene.world.geometries.size(),
-             scene.world.margin);
-  for (const geometry::CollisionGeometry& g : scene.world.geometries) {
+  fmt::print("  {} collision geometries, margin {} m\n", scene.model.world.geometries.size(),
+             scene.model.world.margin);
+  for (const geometry::CollisionGeometry& g : scene.model.world.geometries) {
     fmt::print("    {:<24} {:<10} on {:<16} mu {}\n", g.name, geometry::ShapeName(g.shape),
-               g.body < 0 ? std::string("world") : scene.model.bodies[g.body].name, g.friction);
+               g.body < 0 ? std::string("world") : scene.model.multibody.bodies[g.body].name,
+               g.friction);
   }
-  const fem::DeformableModel& soft = scene.deformables;
+  const fem::DeformableModel& soft = scene.model.deformables;
   if (!soft.empty()) {
     fmt::print("  {} deformable bodies, {} vertex attachments\n", soft.bodies.size(),
                soft.attachments.size());
@@ -384,9 +388,10 @@ int RunInfo(const InfoOptions& options) {
         fem::ToString(b.model), b.material.youngs_modulus, b.material.poisson_ratio,
         b.density * fem::TotalVolume(b.rest));
   }
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
-  const geometry::ContactDetection detection = geometry::FindContacts(scene.world, data.X_world);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, scene.initial.q, scene.initial.v);
+  const geometry::ContactDetection detection =
+      geometry::FindContacts(scene.model.world, data.X_world);
   fmt::print("  contacts at t = 0: {} ({} unsupported shape pairs)\n",
              detection.contacts.contacts.size(), detection.unsupported_pairs);
   // The deepest few, by geometry: an overlap at t = 0 is usually a modelling mistake.
@@ -394,17 +399,18 @@ int RunInfo(const InfoOptions& options) {
   std::sort(deepest.begin(), deepest.end(),
             [](const geometry::Contact& a, const geometry::Contact& b) { return a.phi < b.phi; });
   for (std::size_t k = 0; k < std::min<std::size_t>(deepest.size(), 5); ++k) {
-    fmt::print("    {} – {}: phi {:.4g} m\n", scene.world.geometries[deepest[k].geometry_a].name,
-               scene.world.geometries[deepest[k].geometry_b].name, deepest[k].phi);
+    fmt::print("    {} – {}: phi {:.4g} m\n",
+               scene.model.world.geometries[deepest[k].geometry_a].name,
+               scene.model.world.geometries[deepest[k].geometry_b].name, deepest[k].phi);
   }
   if (!soft.empty()) {
     const auto vertex_contacts = fem::FindDeformableContacts(
-        soft, scene.initial.deformables, scene.world, data.X_world, scene.world.margin);
+        soft, scene.initial.deformables, scene.model.world, data.X_world, scene.model.world.margin);
     fmt::print("  deformable vertex contacts at t = 0: {}\n", vertex_contacts.size());
   }
   fmt::print("  time step {} s, duration {} s ({} steps), formulation {}, {} actuators\n",
-             scene.time_step, scene.duration, scene.NumSteps(), scene.settings.formulation->name,
-             scene.actuators.size());
+             scene.model.time_step, scene.duration, scene.NumSteps(),
+             scene.model.settings.formulation->name, scene.model.actuators.size());
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/cone/cone_complementarity.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/coupled_step.h"
 #include "coulomb/formulations/sap/sap_formulation.h"
 #include "coulomb/formulations/trinkle/acceleration_step.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
@@ -78,6 +79,10 @@ struct Formulation {
   void (*solve)(const contact::ContactProblem& problem, const FormulationSettings& settings,
                 const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
                 ContactSolution& solution) = nullptr;
+  // One step of rigid and FEM bodies together; null unless supports.deformable_bodies.
+  CoupledSolution (*solve_coupled)(const CoupledStepInput& input,
+                                   const FormulationSettings& settings,
+                                   FormulationWorkspace& workspace) = nullptr;
 };
 
 // The registered formulations, in the order messages list them.

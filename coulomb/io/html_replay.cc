@@ -93,10 +93,10 @@ struct ShapeJson {
 // Body poses of every frame, and the box around the moving bodies' origins (for the camera).
 json FramePoses(const sim::Scene& scene, const sim::Recording& recording,
                 Eigen::AlignedBox3d& box) {
-  multibody::Data data = multibody::MakeData(scene.model);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
   json poses = json::array();
   for (const sim::Frame& frame : recording.frames) {
-    multibody::CalcForwardKinematics(scene.model, data, frame.q, frame.v);
+    multibody::CalcForwardKinematics(scene.model.multibody, data, frame.q, frame.v);
     json pose = json::array();
     for (const math::Transform& X : data.X_world) {
       for (int i = 0; i < 3; ++i) pose.push_back(Round(X.p[i]));
@@ -133,8 +133,8 @@ std::string Base64(const std::vector<float>& values) {
 json DeformableSurfaces(const sim::Scene& scene, const sim::Recording& recording,
                         Eigen::AlignedBox3d& box) {
   json out = json::array();
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
-    const fem::FemBody& body = scene.deformables.bodies[d];
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
+    const fem::FemBody& body = scene.model.deformables.bodies[d];
     std::vector<int> local(static_cast<std::size_t>(body.rest.num_vertices()), -1);
     for (std::size_t k = 0; k < body.surface_vertices.size(); ++k) {
       local[body.surface_vertices[k]] = static_cast<int>(k);
@@ -166,7 +166,7 @@ json DeformableSurfaces(const sim::Scene& scene, const sim::Recording& recording
 // page toggles with the C key). A mesh that cannot be read, or that is too large to embed,
 // leaves its body drawn by its collision shapes.
 void AddVisualMeshes(const sim::Scene& scene, json& geometries) {
-  std::vector<bool> visual(scene.model.bodies.size(), false);
+  std::vector<bool> visual(scene.model.multibody.bodies.size(), false);
   for (const sim::VisualMesh& v : scene.visual_meshes) {
     const Expected<SurfaceMesh> mesh = ReadMeshFile(v.file);
     if (!mesh.ok() || mesh.value().triangles.size() > kMostVisualTriangles) continue;
@@ -199,7 +199,7 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   json frames;
   frames["poses"] = FramePoses(scene, recording, box);
   json deformables = DeformableSurfaces(scene, recording, box);
-  for (const geometry::CollisionGeometry& g : scene.world.geometries) {
+  for (const geometry::CollisionGeometry& g : scene.model.world.geometries) {
     if (g.body < 0 && !std::holds_alternative<geometry::HalfSpace>(g.shape)) box.extend(g.X_BG.p);
   }
   if (box.isEmpty()) box.extend(Eigen::Vector3d::Zero());
@@ -210,7 +210,7 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
     time.push_back(Round(frame.time));
     json list = json::array();
     for (const sim::ContactRecord& c : frame.contacts) {
-      const Eigen::Vector3d force = c.impulse_world / scene.time_step;  // N
+      const Eigen::Vector3d force = c.impulse_world / scene.model.time_step;  // N
       max_force = std::max(max_force, force.norm());
       json entry = Array(c.point);
       for (int i = 0; i < 3; ++i) entry.push_back(Round(force[i]));
@@ -222,15 +222,17 @@ json MakeReplayData(const sim::Scene& scene, const sim::Recording& recording) {
   frames["contacts"] = std::move(contacts);
   json data;
   data["title"] = fmt::format(
-      "{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.bodies.size(),
-      scene.deformables.empty() ? ""
-                                : fmt::format(", {} deformable", scene.deformables.bodies.size()),
-      recording.frames.size(), scene.settings.formulation->name, scene.source);
+      "{}  ({} bodies{}, {} frames, {} / {})", scene.name, scene.model.multibody.bodies.size(),
+      scene.model.deformables.empty()
+          ? ""
+          : fmt::format(", {} deformable", scene.model.deformables.bodies.size()),
+      recording.frames.size(), scene.model.settings.formulation->name, scene.source);
   data["bodies"] = json::array();
-  for (const multibody::Body& b : scene.model.bodies) data["bodies"].push_back({{"name", b.name}});
+  for (const multibody::Body& b : scene.model.multibody.bodies)
+    data["bodies"].push_back({{"name", b.name}});
   data["geometries"] = json::array();
-  for (std::size_t k = 0; k < scene.world.geometries.size(); ++k) {
-    const geometry::CollisionGeometry& g = scene.world.geometries[k];
+  for (std::size_t k = 0; k < scene.model.world.geometries.size(); ++k) {
+    const geometry::CollisionGeometry& g = scene.model.world.geometries[k];
     json entry = std::visit(ShapeJson{std::max(10.0, 4 * extent)}, g.shape);
     entry["body"] = g.body;
     entry["position"] = Array(g.X_BG.p);

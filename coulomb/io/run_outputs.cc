@@ -34,8 +34,8 @@ std::vector<std::string> CoordinateNames(const multibody::Model& model, bool vel
 
 std::string TrajectoryHeader(const sim::Scene& scene) {
   std::string out = "time";
-  for (const std::string& n : CoordinateNames(scene.model, false)) out += "," + n;
-  for (const std::string& n : CoordinateNames(scene.model, true)) out += "," + n;
+  for (const std::string& n : CoordinateNames(scene.model.multibody, false)) out += "," + n;
+  for (const std::string& n : CoordinateNames(scene.model.multibody, true)) out += "," + n;
   return out + "\n";
 }
 
@@ -137,8 +137,8 @@ std::string Npy(const std::vector<T>& values, const std::vector<std::size_t>& sh
 std::vector<std::pair<std::string, std::string>> DeformableFiles(const sim::Scene& scene,
                                                                  const sim::Recording& recording) {
   std::vector<std::pair<std::string, std::string>> files;
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
-    const fem::FemBody& body = scene.deformables.bodies[d];
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
+    const fem::FemBody& body = scene.model.deformables.bodies[d];
     const auto n = static_cast<std::size_t>(body.rest.num_vertices());
     std::vector<float> x;
     x.reserve(recording.frames.size() * n * 3);
@@ -167,7 +167,7 @@ std::optional<InputError> CheckRunOutputs(const sim::Scene& scene, const std::st
   if (ec) return InputError{directory, 0, "", "cannot create the directory: " + ec.message()};
   const std::filesystem::path dir(directory);
   std::vector<std::string> names = {"trajectory.csv", "steps.csv", "summary.json"};
-  for (const fem::FemBody& body : scene.deformables.bodies) {
+  for (const fem::FemBody& body : scene.model.deformables.bodies) {
     names.push_back("deformable_" + body.name + "_x.npy");
     names.push_back("deformable_" + body.name + "_tets.npy");
   }

@@ -9,15 +9,15 @@ namespace {
 int BodyNamed(const Field& f, const sim::Scene& scene) {
   const std::string name = f.String();
   if (name == "world") return -1;
-  const int body = scene.model.FindBody(name);
+  const int body = scene.model.multibody.FindBody(name);
   if (body < 0) f.Fail("no body named '" + name + "' (or 'world')");
   return body;
 }
 
 int JointNamed(const Field& f, const sim::Scene& scene) {
   const std::string name = f.String();
-  for (int b = 0; b < static_cast<int>(scene.model.bodies.size()); ++b) {
-    const multibody::Body& body = scene.model.bodies[b];
+  for (int b = 0; b < static_cast<int>(scene.model.multibody.bodies.size()); ++b) {
+    const multibody::Body& body = scene.model.multibody.bodies[b];
     if (body.joint_name == name && multibody::VelocitySize(body.joint) == 1) return b;
   }
   f.Fail("no revolute or prismatic joint named '" + name + "'");
@@ -37,7 +37,7 @@ void ReadOne(const Field& f, const multibody::Data& data, sim::Scene& scene) {
     if (c.body == c.mimicked_body) f["mimics"].Fail("a joint cannot mimic itself");
     c.multiplier = OptionalDouble(f, "multiplier", 1.0);
     c.offset = OptionalDouble(f, "offset", 0.0);
-    scene.model.couplers.push_back(c);
+    scene.model.multibody.couplers.push_back(c);
   } else if (type == "weld") {
     f.CheckKeys({"type", "name", "body_a", "body_b"});
     multibody::WeldConstraint w;
@@ -46,7 +46,7 @@ void ReadOne(const Field& f, const multibody::Data& data, sim::Scene& scene) {
     if (w.body_a == w.body_b) f["body_b"].Fail("a weld needs two different bodies");
     w.name = OptionalString(f, "name", f["body_a"].String() + "/" + f["body_b"].String());
     w.X_AB = PoseOf(data, w.body_a).Inverse() * PoseOf(data, w.body_b);
-    scene.model.welds.push_back(w);
+    scene.model.multibody.welds.push_back(w);
   } else if (type == "distance") {
     f.CheckKeys({"type", "name", "body_a", "point_a", "body_b", "point_b", "distance"});
     multibody::DistanceConstraint d;
@@ -60,7 +60,7 @@ void ReadOne(const Field& f, const multibody::Data& data, sim::Scene& scene) {
         (PoseOf(data, d.body_b).Apply(d.p_B) - PoseOf(data, d.body_a).Apply(d.p_A)).norm();
     d.distance = f.Has("distance") ? f["distance"].DoubleIn(1e-9, 1e9) : initial;
     if (!(d.distance > 0)) f.Fail("the two points coincide: give a positive 'distance'");
-    scene.model.distances.push_back(d);
+    scene.model.multibody.distances.push_back(d);
   } else {
     f["type"].Fail("unknown constraint type '" + type + "' (coupler, weld, distance)");
   }
@@ -69,8 +69,8 @@ void ReadOne(const Field& f, const multibody::Data& data, sim::Scene& scene) {
 }  // namespace
 
 void ReadSceneConstraints(const Field& list, sim::Scene& scene) {
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, scene.initial.q, scene.initial.v);
   for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
     list.At(i).RequireMap();
     ReadOne(list.At(i), data, scene);

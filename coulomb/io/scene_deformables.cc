@@ -72,21 +72,21 @@ void ReadAttachments(const Field& list, const multibody::Data& data, int d, sim:
     f.RequireMap();
     const std::string name = f["body"].String();
     if (name == "world") {  // held in place: Dirichlet vertices
-      std::vector<int>& fixed = scene.deformables.bodies[d].fixed_vertices;
+      std::vector<int>& fixed = scene.model.deformables.bodies[d].fixed_vertices;
       for (const int a : VerticesIn(f, x)) fixed.push_back(a);
       std::sort(fixed.begin(), fixed.end());
       fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
       for (const int a : fixed) scene.initial.deformables[d].v.col(a).setZero();
       continue;
     }
-    const int body = scene.model.FindBody(name);
+    const int body = scene.model.multibody.FindBody(name);
     if (body < 0) {
       f["body"].Fail("no moving rigid body named '" + name +
                      "' (fixed bodies are part of the world: use 'world')");
     }
     const math::Transform X_BW = data.X_world[body].Inverse();
     for (const int a : VerticesIn(f, x)) {
-      scene.deformables.attachments.push_back({d, a, body, X_BW.Apply(x.col(a))});
+      scene.model.deformables.attachments.push_back({d, a, body, X_BW.Apply(x.col(a))});
     }
   }
 }
@@ -96,7 +96,7 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
   f.CheckKeys({"name", "mesh", "position", "orientation", "velocity", "material", "youngs_modulus",
                "poisson_ratio", "mooney_rivlin", "density", "mass", "mass_damping",
                "stiffness_damping", "friction", "color", "fixed", "attach"});
-  const int d = static_cast<int>(scene.deformables.bodies.size());
+  const int d = static_cast<int>(scene.model.deformables.bodies.size());
   fem::LinearElasticity material;
   material.youngs_modulus = OptionalDouble(f, "youngs_modulus", material.youngs_modulus);
   material.poisson_ratio = OptionalDouble(f, "poisson_ratio", material.poisson_ratio);
@@ -135,7 +135,7 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
   body.mass_damping = OptionalDouble(f, "mass_damping", 0);
   body.stiffness_damping = OptionalDouble(f, "stiffness_damping", 0);
   body.friction = OptionalDouble(f, "friction", 0.5);
-  body.gravity = scene.model.gravity;
+  body.gravity = scene.model.multibody.gravity;
   if (f.Has("fixed")) {
     const Field fixed = f["fixed"];
     const std::vector<int> vertices = VerticesIn(fixed, body.rest.vertices);
@@ -157,7 +157,7 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
   state.v.colwise() = OptionalVector3(f, "velocity", Eigen::Vector3d::Zero());
   for (const int a : body.fixed_vertices) state.v.col(a).setZero();
   for (const int dof : body.fixed_dofs) state.v(dof % 3, dof / 3) = 0;
-  scene.deformables.bodies.push_back(std::move(body));
+  scene.model.deformables.bodies.push_back(std::move(body));
   scene.initial.deformables.push_back(std::move(state));
   scene.deformable_colors.push_back(OptionalString(f, "color", "#e07a9a"));
   if (f.Has("attach")) ReadAttachments(f["attach"], data, d, scene);
@@ -166,8 +166,8 @@ void ReadOne(const Field& f, const std::string& base_dir, const multibody::Data&
 }  // namespace
 
 void ReadSceneDeformables(const Field& list, const std::string& base_dir, sim::Scene& scene) {
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, scene.initial.q, scene.initial.v);
   for (std::size_t i = 0; i < list.SequenceSize(); ++i) {
     list.At(i).RequireMap();
     ReadOne(list.At(i), base_dir, data, scene);

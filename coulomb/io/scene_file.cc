@@ -109,7 +109,7 @@ std::vector<std::pair<geometry::Shape, Transform>> SceneReader::ReadShapes(const
     g.friction = material.friction;
     g.restitution = material.restitution;
     g.compliance = material.compliance;
-    scene.world.Add(g);
+    scene.model.world.Add(g);
     scene.geometry_colors.push_back(OptionalString(f, "color", owner >= 0 ? "#d08040" : "#9aa4ad"));
     shapes.emplace_back(shape, X_BG);
   }
@@ -276,10 +276,10 @@ void SceneReader::ReadBody(const Field& f) {
       }
     }
   }
-  const int index = static_cast<int>(scene.model.bodies.size());
+  const int index = static_cast<int>(scene.model.multibody.bodies.size());
   const Transform X_WB = parent.X_WB * placement;  // at the neutral configuration
   body.inertia = ReadInertia(f, ReadShapes(f, index, X_WB));
-  scene.model.AddBody(body);
+  scene.model.multibody.AddBody(body);
   bodies[name] = {index, X_WB};
   if (f.Has("initial")) initial_values.emplace_back(index, f["initial"]);
   if (f.Has("initial_velocity")) initial_rates.emplace_back(index, f["initial_velocity"]);
@@ -338,7 +338,7 @@ void SceneReader::ReadUrdf(const Field& f) {
                           OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
   const double friction = f.Has("friction") ? f["friction"].DoubleIn(0, 1e6) : 0.5;
   const auto [parent, group] = ReadMount(f, options.floating_base);
-  const int offset = static_cast<int>(scene.model.bodies.size());
+  const int offset = static_cast<int>(scene.model.multibody.bodies.size());
   for (Body body : robot.model.bodies) {
     if (bodies.count(body.name)) f.Fail("body '" + body.name + "' already exists in the scene");
     if (body.parent < 0) {
@@ -347,7 +347,7 @@ void SceneReader::ReadUrdf(const Field& f) {
     } else {
       body.parent += offset;
     }
-    const int index = scene.model.AddBody(body);
+    const int index = scene.model.multibody.AddBody(body);
     bodies[body.name] = {index, {}};
     if (group != 1) group_of_body[index] = group;
   }
@@ -363,7 +363,7 @@ void SceneReader::ReadUrdf(const Field& f) {
   for (multibody::JointCoupler c : robot.couplers) {
     c.body += offset;
     c.mimicked_body += offset;
-    scene.model.couplers.push_back(c);
+    scene.model.multibody.couplers.push_back(c);
   }
   if (f.Has("initial")) {
     const Field initial = f["initial"];
@@ -371,8 +371,8 @@ void SceneReader::ReadUrdf(const Field& f) {
     for (const auto& entry : initial.node) {
       const std::string joint = entry.first.as<std::string>();
       int found = -1;
-      for (int b = offset; b < static_cast<int>(scene.model.bodies.size()); ++b) {
-        if (scene.model.bodies[b].joint_name == joint) found = b;
+      for (int b = offset; b < static_cast<int>(scene.model.multibody.bodies.size()); ++b) {
+        if (scene.model.multibody.bodies[b].joint_name == joint) found = b;
       }
       if (found < 0) initial[joint].Fail("no joint of that name in " + file);
       initial_values.emplace_back(found, initial[joint]);
@@ -384,7 +384,7 @@ void SceneReader::ReadUrdf(const Field& f) {
 // URDF links, by name) taken out of or put back into collision after the default filter.
 void SceneReader::ReadCollisionFilter(const Field& f) {
   f.CheckKeys({"exclude", "include"});
-  std::vector<std::pair<int, int>>& excluded = scene.world.excluded_body_pairs;
+  std::vector<std::pair<int, int>>& excluded = scene.model.world.excluded_body_pairs;
   for (const char* key : {"exclude", "include"}) {
     if (!f.Has(key)) continue;
     const Field list = f[key];
@@ -454,19 +454,19 @@ void SceneReader::ReadActuator(const Field& f) {
   sim::Actuator a;
   a.joint = f["joint"].String();
   a.body = -1;
-  for (int b = 0; b < static_cast<int>(scene.model.bodies.size()); ++b) {
-    if (scene.model.bodies[b].joint_name == a.joint) a.body = b;
+  for (int b = 0; b < static_cast<int>(scene.model.multibody.bodies.size()); ++b) {
+    if (scene.model.multibody.bodies[b].joint_name == a.joint) a.body = b;
   }
   if (a.body < 0) f["joint"].Fail("no joint named '" + a.joint + "'");
   // Two drives on one joint would fight (a PD and a torque both set the generalized force), and
   // only one of them shows in the outputs: a second one is refused rather than summed silently.
-  for (std::size_t i = 0; i < scene.actuators.size(); ++i) {
-    if (scene.actuators[i].body == a.body) {
+  for (std::size_t i = 0; i < scene.model.actuators.size(); ++i) {
+    if (scene.model.actuators[i].body == a.body) {
       f["joint"].Fail(fmt::format(
           "joint '{}' already has an actuator (actuators[{}]); one per joint", a.joint, i));
     }
   }
-  if (multibody::VelocitySize(scene.model.bodies[a.body].joint) != 1) {
+  if (multibody::VelocitySize(scene.model.multibody.bodies[a.body].joint) != 1) {
     f["joint"].Fail("actuators drive 1-DoF (revolute or prismatic) joints only");
   }
   const std::string type = OptionalString(f, "type", "pd");
@@ -481,7 +481,7 @@ void SceneReader::ReadActuator(const Field& f) {
     f["type"].Fail("unknown actuator type '" + type + "' (pd, torque)");
   }
   a.target = ReadProfile(f["target"]);
-  scene.actuators.push_back(a);
+  scene.model.actuators.push_back(a);
 }
 
 void SceneReader::ReadMaterials(const Field& f) {
@@ -535,22 +535,23 @@ void SceneReader::Read(const Field& root) {
     // with constraints enforces; on ten published robots it was also the fastest
     // (docs/robots.md).
     bool articulated = false;
-    for (const Body& b : scene.model.bodies) {
+    for (const Body& b : scene.model.multibody.bodies) {
       articulated = articulated || (multibody::VelocitySize(b.joint) == 1);
     }
     if (articulated) {
-      scene.settings.formulation = FirstFormulationSupporting(&FormulationSupport::joint_limits);
+      scene.model.settings.formulation =
+          FirstFormulationSupporting(&FormulationSupport::joint_limits);
       scene.notes.push_back(fmt::format(
           "formulation {}: the default for a scene with articulated URDF robots (it enforces "
           "their joint limits); `formulation:` in the scene or --formulation chooses another",
-          scene.settings.formulation->name));
+          scene.model.settings.formulation->name));
     }
   }
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);
     // A formulation that couples deformable bodies (SAP) is the default for scenes with them.
     if (!root.Has("formulation")) {
-      scene.settings.formulation =
+      scene.model.settings.formulation =
           FirstFormulationSupporting(&FormulationSupport::deformable_bodies);
     }
   }

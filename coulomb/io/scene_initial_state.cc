@@ -20,8 +20,8 @@ namespace {
 void StartInsideLimits(sim::Scene& scene, const std::vector<bool>& given) {
   std::string moved;
   int moved_count = 0;
-  for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
-    const Body& body = scene.model.bodies[b];
+  for (std::size_t b = 0; b < scene.model.multibody.bodies.size(); ++b) {
+    const Body& body = scene.model.multibody.bodies[b];
     if (given[b] || multibody::ConfigurationSize(body.joint) != 1) continue;
     double& q = scene.initial.q[body.q_index];
     const double clamped = std::clamp(q, body.position_lower, body.position_upper);
@@ -42,9 +42,9 @@ void StartInsideLimits(sim::Scene& scene, const std::vector<bool>& given) {
 void PlaceMimicFollowers(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
                          const std::vector<bool>& given) {
   // Mimic followers start where their leaders put them: q_f = m q_l + o, v_f = m v_l.
-  for (const multibody::JointCoupler& c : scene.model.couplers) {
-    const Body& follower = scene.model.bodies[c.body];
-    const Body& leader = scene.model.bodies[c.mimicked_body];
+  for (const multibody::JointCoupler& c : scene.model.multibody.couplers) {
+    const Body& follower = scene.model.multibody.bodies[c.body];
+    const Body& leader = scene.model.multibody.bodies[c.mimicked_body];
     if (multibody::ConfigurationSize(follower.joint) != 1 ||
         multibody::ConfigurationSize(leader.joint) != 1) {
       continue;  // refused with its joints named by the model's validation
@@ -74,15 +74,15 @@ void PlaceMimicFollowers(sim::Scene& scene, const std::vector<std::pair<int, Fie
 
 void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
                        const std::vector<std::pair<int, Field>>& rates) {
-  scene.initial = sim::MakeRestState(scene.model);
+  scene.initial = sim::MakeRestState(scene.model.multibody);
   for (const auto& [index, f] : rates) {
-    scene.initial.v[scene.model.bodies[index].v_index] = f.Double();  // rad/s or m/s
+    scene.initial.v[scene.model.multibody.bodies[index].v_index] = f.Double();  // rad/s or m/s
   }
-  std::vector<bool> given(scene.model.bodies.size(), false);
+  std::vector<bool> given(scene.model.multibody.bodies.size(), false);
   for (const auto& [index, f] : values) given[index] = true;
   StartInsideLimits(scene, given);
   for (const auto& [index, f] : values) {
-    const Body& body = scene.model.bodies[index];
+    const Body& body = scene.model.multibody.bodies[index];
     if (body.joint != JointType::kFloating) {
       if (multibody::ConfigurationSize(body.joint) != 1)
         f.Fail("initial values need a 1-DoF joint");
@@ -110,17 +110,17 @@ void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field
 }
 
 void FilterSelfCollisions(sim::Scene& scene) {
-  scene.world.ExcludeAdjacentBodies(scene.model);
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  scene.model.world.ExcludeAdjacentBodies(scene.model.multibody);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, scene.initial.q, scene.initial.v);
   const std::vector<geometry::BodyOverlap> overlaps =
-      scene.world.ExcludeOverlappingLinks(scene.model, data.X_world);
+      scene.model.world.ExcludeOverlappingLinks(scene.model.multibody, data.X_world);
   if (overlaps.empty()) return;
   std::string list;
   for (const geometry::BodyOverlap& o : overlaps) {
     list += fmt::format("{}{}–{} ({:.3g} mm)", list.empty() ? "" : ", ",
-                        scene.model.bodies[o.body_a].name, scene.model.bodies[o.body_b].name,
-                        1e3 * o.depth);
+                        scene.model.multibody.bodies[o.body_a].name,
+                        scene.model.multibody.bodies[o.body_b].name, 1e3 * o.depth);
   }
   scene.notes.push_back(fmt::format(
       "{} pair(s) of links overlap where the scene starts and do not collide with each other "

@@ -19,7 +19,7 @@ namespace coulomb::io {
 void ApplyInitialState(sim::Scene& scene, const std::vector<std::pair<int, Field>>& values,
                        const std::vector<std::pair<int, Field>>& rates);
 
-// scene.world's default filter (ExcludeAdjacentBodies), then ExcludeOverlappingLinks at
+// scene.model.world's default filter (ExcludeAdjacentBodies), then ExcludeOverlappingLinks at
 // scene.initial, reported in one note.
 void FilterSelfCollisions(sim::Scene& scene);
 

@@ -57,7 +57,8 @@ void Apply(const SceneSetting& setting, const Field& f, sim::Scene& scene) {
 // The target the scene's formulation reads, or nullptr when it reads none.
 const SettingTarget* TargetOf(const SceneSetting& setting, const sim::Scene& scene) {
   for (const SettingTarget& target : setting.targets) {
-    if (target.formulation.empty() || target.formulation == scene.settings.formulation->name) {
+    if (target.formulation.empty() ||
+        target.formulation == scene.model.settings.formulation->name) {
       return &target;
     }
   }
@@ -112,9 +113,9 @@ std::string DefaultText(const SceneSetting& s) {
     for (const Formulation* f : Formulations()) {
       if (!target.formulation.empty() && target.formulation != f->name) continue;
       // The formulation's own default is the scene's, not one per formulation.
-      if (s.key == "formulation" && f != sim::Scene{}.settings.formulation) continue;
+      if (s.key == "formulation" && f != sim::Scene{}.model.settings.formulation) continue;
       sim::Scene scene;
-      scene.settings.formulation = f;
+      scene.model.settings.formulation = f;
       const auto value = target.get(scene);
       values.emplace_back(value ? FormatValue(*value) : "unset", std::string(f->name));
     }
@@ -178,7 +179,7 @@ std::string EffectiveSettingsYaml(const sim::Scene& scene) {
   std::string out = fmt::format(
       "# Effective settings of {} under formulation {} (units SI; keys this formulation does not "
       "read are left out)\n",
-      scene.source.empty() ? scene.name : scene.source, scene.settings.formulation->name);
+      scene.source.empty() ? scene.name : scene.source, scene.model.settings.formulation->name);
   std::string_view open_section;
   for (const SceneSetting& s : SceneSettings()) {
     const SettingTarget* target = TargetOf(s, scene);

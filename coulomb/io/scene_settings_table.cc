@@ -87,11 +87,11 @@ class TableBuilder {
 SettingTarget GravityTarget() {
   SettingTarget target;
   target.get = [](const sim::Scene& s) -> std::optional<SettingValue> {
-    return SettingValue{Eigen::Vector3d(s.model.gravity)};
+    return SettingValue{Eigen::Vector3d(s.model.multibody.gravity)};
   };
   target.set = [](sim::Scene& s, const SettingValue& value) -> std::string {
-    s.model.gravity = std::get<Eigen::Vector3d>(value);
-    for (fem::FemBody& body : s.deformables.bodies) body.gravity = s.model.gravity;
+    s.model.multibody.gravity = std::get<Eigen::Vector3d>(value);
+    for (fem::FemBody& body : s.model.deformables.bodies) body.gravity = s.model.multibody.gravity;
     return "";
   };
   return target;
@@ -108,10 +108,10 @@ SettingTarget FrictionTarget() {
       common = mu;
       return true;
     };
-    for (const geometry::CollisionGeometry& g : s.world.geometries) {
+    for (const geometry::CollisionGeometry& g : s.model.world.geometries) {
       if (!agree(g.friction)) return std::nullopt;
     }
-    for (const fem::FemBody& body : s.deformables.bodies) {
+    for (const fem::FemBody& body : s.model.deformables.bodies) {
       if (!agree(body.friction)) return std::nullopt;
     }
     if (!common) return std::nullopt;
@@ -119,8 +119,8 @@ SettingTarget FrictionTarget() {
   };
   target.set = [](sim::Scene& s, const SettingValue& value) -> std::string {
     const double mu = std::get<double>(value);
-    for (geometry::CollisionGeometry& g : s.world.geometries) g.friction = mu;
-    for (fem::FemBody& body : s.deformables.bodies) body.friction = mu;
+    for (geometry::CollisionGeometry& g : s.model.world.geometries) g.friction = mu;
+    for (fem::FemBody& body : s.model.deformables.bodies) body.friction = mu;
     return "";
   };
   return target;
@@ -129,7 +129,7 @@ SettingTarget FrictionTarget() {
 SettingTarget FormulationTarget() {
   SettingTarget target;
   target.get = [](const sim::Scene& s) -> std::optional<SettingValue> {
-    return SettingValue{std::string(s.settings.formulation->name)};
+    return SettingValue{std::string(s.model.settings.formulation->name)};
   };
   target.set = [](sim::Scene& s, const SettingValue& value) -> std::string {
     const std::string& name = std::get<std::string>(value);
@@ -137,7 +137,7 @@ SettingTarget FormulationTarget() {
     if (found == nullptr) {
       return fmt::format("unknown formulation '{}' ({})", name, FormulationNames());
     }
-    s.settings.formulation = found;
+    s.model.settings.formulation = found;
     return "";
   };
   return target;
@@ -147,11 +147,11 @@ SettingTarget FormulationTarget() {
 SettingTarget DissipationTimeScaleTarget() {
   SettingTarget target{"sap", nullptr, nullptr};
   target.get = [](const sim::Scene& s) -> std::optional<SettingValue> {
-    if (!s.settings.sap.dissipation_time_scale) return std::nullopt;
-    return SettingValue{*s.settings.sap.dissipation_time_scale};
+    if (!s.model.settings.sap.dissipation_time_scale) return std::nullopt;
+    return SettingValue{*s.model.settings.sap.dissipation_time_scale};
   };
   target.set = [](sim::Scene& s, const SettingValue& value) -> std::string {
-    s.settings.sap.dissipation_time_scale = std::get<double>(value);
+    s.model.settings.sap.dissipation_time_scale = std::get<double>(value);
     return "";
   };
   return target;
@@ -161,10 +161,11 @@ SettingTarget DissipationTimeScaleTarget() {
 SettingTarget SolverNameTarget() {
   SettingTarget target;
   target.get = [](const sim::Scene& s) -> std::optional<SettingValue> {
-    return SettingValue{s.settings.formulation->solver_name(s.settings)};
+    return SettingValue{s.model.settings.formulation->solver_name(s.model.settings)};
   };
   target.set = [](sim::Scene& s, const SettingValue& value) -> std::string {
-    return s.settings.formulation->select_solver(std::get<std::string>(value), s.settings);
+    return s.model.settings.formulation->select_solver(std::get<std::string>(value),
+                                                       s.model.settings);
   };
   return target;
 }
@@ -175,17 +176,17 @@ void AddSceneSettings(TableBuilder& t) {
         "gravity in the world frame (rigid and deformable bodies)")
       .Reads(GravityTarget());
   t.Add("time_step", Type::kReal, "s", 1e-9, 10, "time step δt of the integration")
-      .Reads(FieldTarget([](auto& s) -> auto& { return s.time_step; }));
+      .Reads(FieldTarget([](auto& s) -> auto& { return s.model.time_step; }));
   t.Add("duration", Type::kReal, "s", 0, 1e7, "simulated time of a run, from the initial state")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.duration; }));
   t.Add("friction", Type::kReal, "", 0, 1e6,
         "Coulomb μ of every surface, rigid and deformable (replaces the materials' μ)")
       .Reads(FrictionTarget());
   t.Add("contact_margin", Type::kReal, "m", 0, 1, "contacts are reported up to this separation")
-      .Reads(FieldTarget([](auto& s) -> auto& { return s.world.margin; }));
+      .Reads(FieldTarget([](auto& s) -> auto& { return s.model.world.margin; }));
   t.Add("speculative_contacts", Type::kBoolean, "", 0, 0,
         "widen each pair's margin by the distance its bodies can travel in one step")
-      .Reads(FieldTarget([](auto& s) -> auto& { return s.world.speculative; }));
+      .Reads(FieldTarget([](auto& s) -> auto& { return s.model.world.speculative; }));
   t.Add("record_every", Type::kInteger, "", 1, 1e6,
         "record a frame of the outputs every this many steps")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.record_every; }));
@@ -200,50 +201,51 @@ void AddSharedSolverSettings(TableBuilder& t) {
   t.Add("solver.position_correction", Type::kReal, "", 0, 1,
         "κ: the fraction of a penetration the next step's normal velocity removes")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.velocity_lcp.position_correction; },
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.position_correction; },
           "velocity-lcp"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.cone.position_correction; }, "cone"));
+          [](auto& s) -> auto& { return s.model.settings.cone.position_correction; }, "cone"));
   t.Add("solver.max_correction_speed", Type::kReal, "m/s", 0, 1e6,
         "the fastest a rigid overlap is pushed out; bounds the energy it adds to ½ m v²")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.velocity_lcp.max_correction_speed; },
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.max_correction_speed; },
           "velocity-lcp"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.cone.max_correction_speed; }, "cone"))
+          [](auto& s) -> auto& { return s.model.settings.cone.max_correction_speed; }, "cone"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.max_correction_speed; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.max_correction_speed; }, "sap"));
   t.Add("solver.tolerance", Type::kReal, "", 1e-16, 1,
         "cone: ABH error of each step's problem; velocity-lcp: the block Gauss–Seidel's acceptance "
         "of its LCP residual")
       .Reads(FieldTarget(
           [](auto& s) -> auto& {
-            return s.settings.velocity_lcp.settings.pgs.acceptance_tolerance;
+            return s.model.settings.velocity_lcp.settings.pgs.acceptance_tolerance;
           },
           "velocity-lcp"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.cone.settings.tolerance; }, "cone"));
+          [](auto& s) -> auto& { return s.model.settings.cone.settings.tolerance; }, "cone"));
   t.Add("solver.max_sweeps", Type::kInteger, "", 1, 1e6,
         "sweep cap of NSGS (cone) and of the block Gauss–Seidel (velocity-lcp)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.velocity_lcp.settings.pgs.max_sweeps; },
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.settings.pgs.max_sweeps; },
           "velocity-lcp"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.cone.settings.nsgs.max_sweeps; }, "cone"));
+          [](auto& s) -> auto& { return s.model.settings.cone.settings.nsgs.max_sweeps; }, "cone"));
   t.Add("solver.max_iterations", Type::kInteger, "", 1, 1e5,
         "Newton iteration cap of the cone's semismooth Newton and of SAP")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.cone.settings.newton.max_iterations; }, "cone"))
+          [](auto& s) -> auto& { return s.model.settings.cone.settings.newton.max_iterations; },
+          "cone"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.max_iterations; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.max_iterations; }, "sap"));
   t.Add("solver.max_pivoting_rows", Type::kInteger, "", 1, kMaxInt,
         "above this many LCP rows the pivoting solvers give way (velocity-lcp: to the block "
         "Gauss–Seidel, trinkle: to ipm), and the run says so")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.velocity_lcp.max_pivoting_rows; },
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.max_pivoting_rows; },
           "velocity-lcp"))
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.max_pivoting_rows; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.max_pivoting_rows; }, "trinkle"));
 }
 
 // The velocity LCP's and paper 1's acceleration-level stepper's own keys.
@@ -251,31 +253,33 @@ void AddLcpSettings(TableBuilder& t) {
   t.Add("solver.directions", Type::kInteger, "", 3, 64,
         "friction directions per contact of the polygonal (pyramid) cone")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.velocity_lcp.directions; }, "velocity-lcp"));
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.directions; },
+          "velocity-lcp"));
   t.Add("solver.impact_speed", Type::kReal, "m/s", 0, 1e3,
         "a contact approaching faster than this gets an impact LCP first")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.impact_speed; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.impact_speed; }, "trinkle"));
   t.Add("solver.separation_speed", Type::kReal, "m/s", 0, 1e3,
         "a contact separating faster than this leaves the acceleration LCP")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.separation_speed; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.separation_speed; }, "trinkle"));
   t.Add("solver.slip_speed", Type::kReal, "m/s", 0, 1e3,
         "sliding friction (eq. 12) above this tangential speed, rolling (pyramid) below")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.slip_speed; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.slip_speed; }, "trinkle"));
   t.Add("solver.contact_distance", Type::kReal, "m", 0, 1,
         "a contact farther apart than this is speculative: it takes part only as an impact")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.contact_distance; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.contact_distance; }, "trinkle"));
   t.Add("solver.stabilization_steps", Type::kReal, "", 0, 1e6,
         "drift-correction time constant τ in time steps (τ = this × δt)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.stabilization_steps; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.stabilization_steps; },
+          "trinkle"));
   t.Add("solver.impulsive_fallback", Type::kBoolean, "", 0, 0,
         "when the acceleration LCP fails, solve the step at the velocity level")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.trinkle.impulsive_fallback; }, "trinkle"));
+          [](auto& s) -> auto& { return s.model.settings.trinkle.impulsive_fallback; }, "trinkle"));
 }
 
 // SAP's regularization and tolerances (formulations/sap/sap_formulation.h).
@@ -284,25 +288,25 @@ void AddSapModelSettings(TableBuilder& t) {
         "β: near-rigid threshold of contact regularization "
         "(docs/notes/sap-and-deformables.md §1.1)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.regularization.beta; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.regularization.beta; }, "sap"));
   t.Add("solver.sigma", Type::kReal, "", 1e-12, 1,
         "σ: friction regularization (stiction slip ≈ σ δt g)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.regularization.sigma; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.regularization.sigma; }, "sap"));
   t.Add("solver.dissipation_time_scale", Type::kReal, "s", 0, 1e6,
         "τ_d of every contact (unset: one time step, critically damped)")
       .Reads(DissipationTimeScaleTarget());
   t.Add("solver.rel_tolerance", Type::kReal, "", 0, 1,
         "SAP: momentum residual relative to the momenta in play")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.rel_tolerance; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.rel_tolerance; }, "sap"));
   t.Add("solver.abs_tolerance", Type::kReal, "", 0, 1, "SAP: absolute momentum residual, √J")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.abs_tolerance; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.abs_tolerance; }, "sap"));
   t.Add("solver.joint_limits", Type::kBoolean, "", 0, 0,
         "enforce the finite limits of 1-DoF joints")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.joint_limits; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.joint_limits; }, "sap"));
 }
 
 // SAP's Newton solver: line search, linear algebra, Hessian reuse (convex/sap_solver.h).
@@ -311,13 +315,15 @@ void AddSapSolverSettings(TableBuilder& t) {
   t.Add("solver.try_full_step", Type::kBoolean, "", 0, 0,
         "exact search: take the full Newton step when it meets Armijo's condition")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.line_search_settings.try_full_step; },
+          [](auto& s) -> auto& {
+            return s.model.settings.sap.solver.line_search_settings.try_full_step;
+          },
           "sap"));
   t.Add("solver.deformable_delassus", Type::kChoice, "", 0, 0,
         "how a deformable clique estimates its Delassus diagonal (sap_formulation.h)")
       .Choices("diagonal, exact")
       .Reads(ChoiceTarget(
-          [](auto& s) -> auto& { return s.settings.sap.deformable_delassus; },
+          [](auto& s) -> auto& { return s.model.settings.sap.deformable_delassus; },
           [](std::string_view name) -> std::optional<DeformableDelassus> {
             return name == "exact" ? DeformableDelassus::kExact : DeformableDelassus::kDiagonal;
           },
@@ -329,31 +335,32 @@ void AddSapSolverSettings(TableBuilder& t) {
         "fill-reducing ordering of SAP's sparse Cholesky (metis for large piles)")
       .Choices("amd, metis")
       .Reads(ChoiceTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.ordering; },
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.ordering; },
           convex::ParseFillOrdering, [](math::FillOrdering kind) { return convex::ToString(kind); },
           "sap"));
   t.Add("solver.linear_solver", Type::kChoice, "", 0, 0,
         "CHOLMOD factorization of SAP's Newton Hessian")
       .Choices("auto, supernodal, simplicial")
       .Reads(ChoiceTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.linear_solver; },
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.linear_solver; },
           convex::ParseSparseCholesky,
           [](math::CholeskyMethod kind) { return convex::ToString(kind); }, "sap"));
   t.Add("solver.line_search", Type::kChoice, "", 0, 0, "SAP's line search (also its solver.name)")
       .Choices("exact, backtracking")
       .Reads(ChoiceTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.line_search; },
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.line_search; },
           convex::ParseLineSearch,
           [](convex::SapSolverParams::LineSearch kind) { return convex::ToString(kind); }, "sap"));
   t.Add("solver.hessian_reuse_cg_iterations", Type::kInteger, "", 0, 1e4,
         "CG iterations on an earlier Newton factorization before factoring afresh (0: factor "
         "every iteration; used on piles only)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.lagged.max_cg_iterations; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.lagged.max_cg_iterations; },
+          "sap"));
   t.Add("solver.hessian_reuse_cg_tolerance", Type::kReal, "", 1e-16, 0.5,
         "relative linear residual at which that CG stops")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.settings.sap.solver.lagged.cg_tolerance; }, "sap"));
+          [](auto& s) -> auto& { return s.model.settings.sap.solver.lagged.cg_tolerance; }, "sap"));
 }
 
 std::vector<SceneSetting> MakeTable() {

@@ -12,7 +12,8 @@ std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
   using Kind = multibody::CollisionGeometry::Shape;
   for (const multibody::CollisionGeometry& c : robot.collisions) {
     geometry::CollisionGeometry g;
-    g.name = fmt::format("{}/{}", robot.model.bodies[c.body].name, scene.world.geometries.size());
+    g.name =
+        fmt::format("{}/{}", robot.model.bodies[c.body].name, scene.model.world.geometries.size());
     g.body = c.body + offset;
     g.X_BG = c.X_BG;
     g.friction = friction;
@@ -33,7 +34,7 @@ std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
       }
       g.shape = mesh.value();
     }
-    scene.world.Add(g);
+    scene.model.world.Add(g);
     scene.geometry_colors.push_back("#c8c8d0");
   }
   return "";

@@ -26,9 +26,16 @@ struct CholeskyFactor::Impl {
 
 CholeskyFactor::CholeskyFactor() : impl_(std::make_unique<Impl>()) {}
 CholeskyFactor::~CholeskyFactor() = default;
-CholeskyFactor::CholeskyFactor(const CholeskyFactor& /*other*/) : impl_(std::make_unique<Impl>()) {}
+// A copy is the same factor, made again from the matrix it was made from (bit for bit, see
+// CholeskySource): a copied simulation Data must precondition its next step as the original would.
+CholeskyFactor::CholeskyFactor(const CholeskyFactor& other) : impl_(std::make_unique<Impl>()) {
+  Restore(other.source());
+}
 CholeskyFactor& CholeskyFactor::operator=(const CholeskyFactor& other) {
-  if (this != &other) impl_ = std::make_unique<Impl>();
+  if (this != &other) {
+    impl_ = std::make_unique<Impl>();
+    Restore(other.source());
+  }
   return *this;
 }
 CholeskyFactor::CholeskyFactor(CholeskyFactor&&) noexcept = default;

@@ -6,18 +6,18 @@
 
 namespace coulomb::sim {
 
-RunCheckpoint MakeCheckpoint(const Scene& scene, const State& state, int steps_done,
-                             const RunTally& tally) {
+RunCheckpoint MakeCheckpoint(const Model& model, const Data& data, const RunTally& tally) {
+  const State& state = data.state;
   RunCheckpoint c;
-  c.steps_done = steps_done;
-  c.initial_time = scene.initial.time;
-  c.time_step = scene.time_step;
-  c.formulation = std::string(scene.settings.formulation->name);
+  c.steps_done = static_cast<int>(data.steps);
+  c.initial_time = data.start_time;
+  c.time_step = model.time_step;
+  c.formulation = std::string(model.settings.formulation->name);
   c.q = state.q;
   c.v = state.v;
   c.contacts = state.contacts;
   c.deformables = state.deformables;
-  c.sap_factor = state.workspace.sap_factorization.source();
+  c.sap_factor = data.formulation.sap_factorization.source();
   c.tally = tally;
   return c;
 }
@@ -25,24 +25,24 @@ RunCheckpoint MakeCheckpoint(const Scene& scene, const State& state, int steps_d
 std::string CheckResumable(const Scene& scene, const RunCheckpoint& c) {
   // The time step is compared bit for bit: a resumed run must take the very steps the
   // interrupted one would have.
-  if (c.time_step != scene.time_step) {
+  if (c.time_step != scene.model.time_step) {
     return fmt::format("it was written with time step {} s, the scene has {} s", c.time_step,
-                       scene.time_step);
+                       scene.model.time_step);
   }
-  if (c.formulation != scene.settings.formulation->name) {
+  if (c.formulation != scene.model.settings.formulation->name) {
     return fmt::format("it was written by formulation {}, the scene runs {}", c.formulation,
-                       scene.settings.formulation->name);
+                       scene.model.settings.formulation->name);
   }
-  if (c.q.size() != scene.model.nq || c.v.size() != scene.model.nv) {
+  if (c.q.size() != scene.model.multibody.nq || c.v.size() != scene.model.multibody.nv) {
     return fmt::format("its state has nq = {}, nv = {}; the scene's model has nq = {}, nv = {}",
-                       c.q.size(), c.v.size(), scene.model.nq, scene.model.nv);
+                       c.q.size(), c.v.size(), scene.model.multibody.nq, scene.model.multibody.nv);
   }
-  if (c.deformables.size() != scene.deformables.bodies.size()) {
+  if (c.deformables.size() != scene.model.deformables.bodies.size()) {
     return fmt::format("it holds {} deformable bodies, the scene {}", c.deformables.size(),
-                       scene.deformables.bodies.size());
+                       scene.model.deformables.bodies.size());
   }
   for (std::size_t d = 0; d < c.deformables.size(); ++d) {
-    const fem::FemBody& body = scene.deformables.bodies[d];
+    const fem::FemBody& body = scene.model.deformables.bodies[d];
     const fem::FemState& s = c.deformables[d];
     if (s.x.cols() != body.rest.num_vertices() || s.v.cols() != body.rest.num_vertices() ||
         static_cast<int>(s.R0.size()) != body.rest.num_tets()) {

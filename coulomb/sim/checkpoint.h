@@ -5,7 +5,7 @@
 // arch and for every formulation). It keeps SAP's lagged Hessian factor as the matrix it was
 // made from (refactored on resume), because later steps precondition with it. What it leaves
 // out is speed only: the symbolic analyses (SAP's, the cone's KLU one, functions of the
-// sparsity pattern) and State::step (contact scratch, the last report), which the first
+// sparsity pattern) and Data::step (contact scratch, the last report), which the first
 // resumed step rebuilds with the same result.
 // io/checkpoint_file.h writes it to a versioned, checksummed file and reads it back.
 
@@ -38,9 +38,8 @@ struct RunCheckpoint {
   RunTally tally;
 };
 
-// The checkpoint of `state` after `steps_done` steps of `scene`.
-RunCheckpoint MakeCheckpoint(const Scene& scene, const State& state, int steps_done,
-                             const RunTally& tally);
+// The checkpoint of a run of `model` at `data` (its state, clock and lagged factor).
+RunCheckpoint MakeCheckpoint(const Model& model, const Data& data, const RunTally& tally);
 
 // "" when `checkpoint` continues `scene` (the same time step, formulation and sizes of q, v and
 // of every deformable body, a clock that agrees with its step count); else what differs, in

@@ -9,55 +9,57 @@
 namespace coulomb::sim {
 
 int Scene::NumSteps() const {
-  return static_cast<int>(std::llround(duration / time_step));
+  return static_cast<int>(std::llround(duration / model.time_step));
 }
 
 std::string ValidateScene(const Scene& scene) {
-  if (std::string defect = scene.model.Validate(); !defect.empty()) return defect;
-  if (std::string defect = scene.world.Validate(); !defect.empty()) return defect;
-  if (!(std::isfinite(scene.time_step) && scene.time_step > 0)) {
-    return fmt::format("time_step = {} s must be positive and finite", scene.time_step);
+  if (std::string defect = scene.model.multibody.Validate(); !defect.empty()) return defect;
+  if (std::string defect = scene.model.world.Validate(); !defect.empty()) return defect;
+  if (!(std::isfinite(scene.model.time_step) && scene.model.time_step > 0)) {
+    return fmt::format("time_step = {} s must be positive and finite", scene.model.time_step);
   }
   if (!(std::isfinite(scene.duration) && scene.duration >= 0)) {
     return fmt::format("duration = {} s must be nonnegative and finite", scene.duration);
   }
-  if (scene.duration / scene.time_step > 1e9) {
+  if (scene.duration / scene.model.time_step > 1e9) {
     return fmt::format("duration / time_step = {:.3g} steps is more than 1e9",
-                       scene.duration / scene.time_step);
+                       scene.duration / scene.model.time_step);
   }
-  if (scene.initial.q.size() != scene.model.nq || scene.initial.v.size() != scene.model.nv) {
+  if (scene.initial.q.size() != scene.model.multibody.nq ||
+      scene.initial.v.size() != scene.model.multibody.nv) {
     return fmt::format("initial state has {} positions and {} velocities, the model {} and {}",
-                       scene.initial.q.size(), scene.initial.v.size(), scene.model.nq,
-                       scene.model.nv);
+                       scene.initial.q.size(), scene.initial.v.size(), scene.model.multibody.nq,
+                       scene.model.multibody.nv);
   }
   if (!scene.initial.q.allFinite() || !scene.initial.v.allFinite()) {
     return "the initial state has a NaN or infinite entry";
   }
   if (std::string defect = fem::ValidateDeformableModel(
-          scene.deformables, static_cast<int>(scene.model.bodies.size()));
+          scene.model.deformables, static_cast<int>(scene.model.multibody.bodies.size()));
       !defect.empty()) {
     return defect;
   }
-  if (scene.settings.formulation == nullptr) return "no formulation is selected";
-  if (!scene.deformables.empty() && !scene.settings.formulation->supports.deformable_bodies) {
+  if (scene.model.settings.formulation == nullptr) return "no formulation is selected";
+  if (!scene.model.deformables.empty() &&
+      !scene.model.settings.formulation->supports.deformable_bodies) {
     return fmt::format(
         "deformable bodies need a formulation that couples them ({0}; the scene uses {1}): set "
         "formulation: {0} at the top level of the scene or run with --formulation {0}",
         FirstFormulationSupporting(&FormulationSupport::deformable_bodies)->name,
-        scene.settings.formulation->name);
+        scene.model.settings.formulation->name);
   }
-  if (scene.initial.deformables.size() != scene.deformables.bodies.size()) {
+  if (scene.initial.deformables.size() != scene.model.deformables.bodies.size()) {
     return fmt::format("initial state has {} deformable bodies, the scene {}",
-                       scene.initial.deformables.size(), scene.deformables.bodies.size());
+                       scene.initial.deformables.size(), scene.model.deformables.bodies.size());
   }
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
     const fem::FemState& s = scene.initial.deformables[d];
-    if (s.x.cols() != scene.deformables.bodies[d].rest.num_vertices() || !s.x.allFinite() ||
+    if (s.x.cols() != scene.model.deformables.bodies[d].rest.num_vertices() || !s.x.allFinite() ||
         s.v.cols() != s.x.cols() || !s.v.allFinite()) {
       return fmt::format(
           "initial state of deformable body '{}' does not match its mesh or is "
           "not finite",
-          scene.deformables.bodies[d].name);
+          scene.model.deformables.bodies[d].name);
     }
   }
   if (scene.record_every < 1)
@@ -66,8 +68,8 @@ std::string ValidateScene(const Scene& scene) {
 }
 
 std::string ConstraintsIgnoredBy(const Scene& scene) {
-  if (scene.settings.formulation->supports.joint_limits) return "";
-  const multibody::Model& m = scene.model;
+  if (scene.model.settings.formulation->supports.joint_limits) return "";
+  const multibody::Model& m = scene.model.multibody;
   int limits = 0;
   for (const multibody::Body& b : m.bodies) {
     limits += std::isfinite(b.position_lower) || std::isfinite(b.position_upper) ? 1 : 0;
@@ -83,7 +85,7 @@ std::string ConstraintsIgnoredBy(const Scene& scene) {
   return fmt::format(
       "the {} formulation ignores {} joint limit(s) and {} weld/distance constraint(s) or "
       "coupler(s) between two trees; use --formulation {} to enforce them",
-      scene.settings.formulation->name, limits, holonomic,
+      scene.model.settings.formulation->name, limits, holonomic,
       FormulationsSupporting(&FormulationSupport::joint_limits));
 }
 

@@ -1,14 +1,12 @@
 #pragma once
-// A scene: everything a run needs (docs/DESIGN.md: the Model built from a scene file), as plain
-// data. io/scene_file.h builds it from YAML; the C++ API can fill it directly.
+// A scene: a Model, the state it starts from, how long it runs and how it looks — everything a
+// run needs, as plain data. io/scene_file.h builds it from YAML; the C++ API can fill it directly.
 
 #include <string>
 #include <vector>
 
-#include "coulomb/geometry/collision_world.h"
-#include "coulomb/multibody/model.h"
-#include "coulomb/sim/actuator.h"
-#include "coulomb/sim/step.h"
+#include "coulomb/sim/data.h"
+#include "coulomb/sim/model.h"
 
 namespace coulomb::sim {
 
@@ -24,19 +22,15 @@ struct VisualMesh {
 struct Scene {
   std::string name;
   std::string source;  // the scene file, "" if built in code
-  multibody::Model model;
-  geometry::CollisionWorld world;
-  std::vector<std::string> geometry_colors;    // per world geometry, "#rrggbb" (viewer only)
-  std::vector<VisualMesh> visual_meshes;       // robots' visual meshes (viewer only)
-  fem::DeformableModel deformables;            // FEM bodies (SAP only); initial.deformables
-  std::vector<std::string> deformable_colors;  // per deformable body (viewer only)
-  State initial;
-  double time_step = 1e-3;  // s
-  double duration = 1.0;    // s
-  FormulationSettings settings;
-  std::vector<Actuator> actuators;
-  int record_every = 1;               // record a frame every N steps
-  std::vector<std::string> warnings;  // e.g. URDF elements that were skipped
+  Model model;
+  State initial;          // one FemState per model.deformables body
+  double duration = 1.0;  // s
+  int record_every = 1;   // record a frame every N steps
+  // Appearance (viewer only).
+  std::vector<std::string> geometry_colors;    // per world geometry, "#rrggbb"
+  std::vector<VisualMesh> visual_meshes;       // robots' visual meshes
+  std::vector<std::string> deformable_colors;  // per deformable body
+  std::vector<std::string> warnings;           // e.g. URDF elements that were skipped
   // What loading decided for the user, said once at start: link pairs that overlap at the start
   // and were filtered, joints moved into their limits or onto their mimic leader.
   std::vector<std::string> notes;

@@ -17,12 +17,13 @@
 namespace coulomb::sim {
 namespace {
 
-double Energy(const Scene& scene, multibody::Data& data, const State& state) {
-  multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
-  double energy = multibody::CalcKineticEnergy(scene.model, data) +
-                  multibody::CalcPotentialEnergy(scene.model, data);
+double Energy(const Model& model, Data& data) {
+  const State& state = data.state;
+  multibody::CalcForwardKinematics(model.multibody, data.multibody, state.q, state.v);
+  double energy = multibody::CalcKineticEnergy(model.multibody, data.multibody) +
+                  multibody::CalcPotentialEnergy(model.multibody, data.multibody);
   for (std::size_t d = 0; d < state.deformables.size(); ++d) {
-    energy += fem::CalcEnergy(scene.deformables.bodies[d], state.deformables[d]);
+    energy += fem::CalcEnergy(model.deformables.bodies[d], state.deformables[d]);
   }
   return energy;
 }
@@ -87,7 +88,7 @@ bool IsFinite(const State& state) {
 // FEM vertices' update) from finite velocities.
 std::string DescribeNonFinite(const Scene& scene, const StepReport& report, const State& state) {
   std::string body;
-  for (const multibody::Body& b : scene.model.bodies) {
+  for (const multibody::Body& b : scene.model.multibody.bodies) {
     const bool q_ok = state.q.segment(b.q_index, multibody::ConfigurationSize(b.joint)).allFinite();
     const bool v_ok = state.v.segment(b.v_index, multibody::VelocitySize(b.joint)).allFinite();
     if (!q_ok || !v_ok) {
@@ -101,7 +102,7 @@ std::string DescribeNonFinite(const Scene& scene, const StepReport& report, cons
     deformable_v_ok = f.v.allFinite();
     if (!deformable_v_ok || !f.x.allFinite()) {
       body = fmt::format("deformable body '{}' (vertex {} not finite)",
-                         scene.deformables.bodies[d].name,
+                         scene.model.deformables.bodies[d].name,
                          deformable_v_ok ? "positions" : "velocities");
     }
   }
@@ -111,7 +112,7 @@ std::string DescribeNonFinite(const Scene& scene, const StepReport& report, cons
         contacts_ok && std::isfinite(c.phi) && c.normal.allFinite() && c.point.allFinite();
   for (const fem::DeformableContact& c : report.deformable_contacts)
     contacts_ok = contacts_ok && std::isfinite(c.phi) && c.normal.allFinite();
-  const std::string formulation(scene.settings.formulation->name);
+  const std::string formulation(scene.model.settings.formulation->name);
   std::string stage;
   if (!contacts_ok) {
     stage = "collision (a contact's gap, normal or point)";
@@ -200,54 +201,42 @@ void Record(const State& state, const StepReport& report, int step, double t, bo
   }
 }
 
-// Where a run starts: scene.initial (and its energy), or the checkpoint it resumes, whose state,
-// warm start, lagged SAP factor and tally so far it takes. Returns the first step to take.
-int StartRun(const Scene& scene, const RunCheckpoint* resume, multibody::Data& data, State& state,
-             RunTally& tally) {
+// The Data a run starts from: scene.initial (its energy noted), or the checkpoint it resumes,
+// whose state, clock, warm start, lagged SAP factor and tally so far it takes.
+Data StartRun(const Scene& scene, const RunCheckpoint* resume, RunTally& tally) {
   if (resume == nullptr) {
-    tally.summary.initial_energy = Energy(scene, data, state);
-    return 0;
+    Data data = MakeData(scene.model, scene.initial);
+    tally.summary.initial_energy = Energy(scene.model, data);
+    return data;
   }
+  State state;
   state.q = resume->q;
   state.v = resume->v;
+  state.time = resume->initial_time;
   state.contacts = resume->contacts;
   state.deformables = resume->deformables;
-  state.workspace.sap_factorization.Restore(resume->sap_factor);
-  state.time = resume->initial_time + resume->steps_done * scene.time_step;
+  Data data = MakeData(scene.model, state);
+  data.steps = resume->steps_done;
+  data.state.time = data.start_time + static_cast<double>(data.steps) * scene.model.time_step;
+  data.formulation.sap_factorization.Restore(resume->sap_factor);
   tally = resume->tally;
-  return resume->steps_done;
+  return data;
 }
 
 }  // namespace
 
-const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state,
-                            const Eigen::VectorXd* applied) {
-  // A formulation that takes PD controllers as implicit drives (SAP) is stable for any gains;
-  // the others apply them as explicit torques.
-  const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
-  Eigen::VectorXd tau = CalcActuation(scene.model, scene.actuators, state.time, state.q, state.v,
-                                      implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
-  if (applied != nullptr) tau += *applied;
-  const std::vector<contact::JointDrive> drives =
-      implicit_pd ? CalcDrives(scene.model, scene.actuators, state.time + scene.time_step, state.q)
-                  : std::vector<contact::JointDrive>{};
-  return Step(scene.model, data, scene.world, state, tau, scene.time_step, scene.settings, drives,
-              &scene.deformables);
-}
-
 RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCallback& progress,
                     const RunControl& control) {
   const Stopwatch clock;
-  multibody::Data data = multibody::MakeData(scene.model);
-  State state = scene.initial;
   RunTally tally;
-  const int first_step = StartRun(scene, control.resume, data, state, tally);
-  const double initial_time =
-      control.resume != nullptr ? control.resume->initial_time : scene.initial.time;
+  Data data = StartRun(scene, control.resume, tally);
+  const State& state = data.state;
+  const Model& model = scene.model;
+  const int first_step = static_cast<int>(data.steps);
   RunSummary& summary = tally.summary;
   summary.scene = scene.name;
-  summary.formulation = std::string(scene.settings.formulation->name);
-  summary.solver = scene.settings.formulation->solver_name(scene.settings);
+  summary.formulation = std::string(scene.model.settings.formulation->name);
+  summary.solver = scene.model.settings.formulation->solver_name(scene.model.settings);
   const double wall_before = summary.wall_seconds;
   // A checkpoint that cannot be kept stops the run: the user asked not to lose this run's work.
   int checkpointed = -1;  // steps done at the last checkpoint kept
@@ -255,8 +244,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     if (!control.on_checkpoint || checkpointed == steps_done) return true;
     checkpointed = steps_done;
     summary.wall_seconds = wall_before + clock.Seconds();
-    const std::string error =
-        control.on_checkpoint(MakeCheckpoint(scene, state, steps_done, tally));
+    const std::string error = control.on_checkpoint(MakeCheckpoint(model, data, tally));
     if (error.empty()) return true;
     summary.stopped =
         fmt::format("checkpoint after step {} (t = {:.6g} s) could not be written: {}", steps_done,
@@ -267,18 +255,19 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   // The energy audit (energy_audit.h) covers rigid scenes whose actuators are explicit: SAP's
   // implicit PD drives do work that is not known outside the solver, and deformable bodies'
   // gravity work is not part of Energy().
-  const bool implicit_pd = scene.settings.formulation->supports.implicit_pd_drives;
-  bool audit = scene.deformables.empty();
-  for (const Actuator& a : scene.actuators)
+  const bool implicit_pd = scene.model.settings.formulation->supports.implicit_pd_drives;
+  bool audit = scene.model.deformables.empty();
+  for (const Actuator& a : scene.model.actuators)
     audit = audit && !(implicit_pd && a.kind == Actuator::Kind::kPd);
-  const bool constrained =
-      !scene.model.couplers.empty() || !scene.model.welds.empty() || !scene.model.distances.empty();
+  const bool constrained = !scene.model.multibody.couplers.empty() ||
+                           !scene.model.multibody.welds.empty() ||
+                           !scene.model.multibody.distances.empty();
   Eigen::VectorXd q_before = state.q, v_before = state.v;  // reused: no allocation per step
   double kinetic = 0, potential = 0;
   if (audit) {
-    multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
-    kinetic = multibody::CalcKineticEnergy(scene.model, data);
-    potential = multibody::CalcPotentialEnergy(scene.model, data);
+    multibody::CalcForwardKinematics(model.multibody, data.multibody, state.q, state.v);
+    kinetic = multibody::CalcKineticEnergy(model.multibody, data.multibody);
+    potential = multibody::CalcPotentialEnergy(model.multibody, data.multibody);
   }
   for (int step = first_step; step < total; ++step) {
     const double t = state.time;
@@ -289,19 +278,23 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
       q_before = state.q;
       v_before = state.v;
     }
-    const StepReport& report = StepScene(scene, data, state);
-    // The clock is the step count times h (summing h drifts: 1000 × 1e-3 s ≠ 1 s in floating
-    // point).
-    state.time = initial_time + (step + 1) * scene.time_step;
+    const StepReport& report = Step(model, data);
     const bool stop = RecordFailure(scene, report, state, step, t, summary);
     if (audit && !stop) {
-      EnergyAuditInput energy{
-          t, scene.time_step, kinetic, potential, 0, 0, constrained || report.num_contacts() > 0};
-      multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
-      kinetic = energy.kinetic_after = multibody::CalcKineticEnergy(scene.model, data);
-      potential = energy.potential_after = multibody::CalcPotentialEnergy(scene.model, data);
-      const std::string gain = AuditStepEnergy(scene.model, data, scene.actuators, energy, q_before,
-                                               v_before, state.q, state.v);
+      EnergyAuditInput energy{t,
+                              scene.model.time_step,
+                              kinetic,
+                              potential,
+                              0,
+                              0,
+                              constrained || report.num_contacts() > 0};
+      multibody::CalcForwardKinematics(model.multibody, data.multibody, state.q, state.v);
+      kinetic = energy.kinetic_after =
+          multibody::CalcKineticEnergy(model.multibody, data.multibody);
+      potential = energy.potential_after =
+          multibody::CalcPotentialEnergy(model.multibody, data.multibody);
+      const std::string gain = AuditStepEnergy(model.multibody, data.multibody, model.actuators,
+                                               energy, q_before, v_before, state.q, state.v);
       if (!gain.empty() && report.status == LcpStatus::kSolved && summary.failed_steps++ == 0) {
         summary.first_failure = fmt::format("step {} (t = {:.6g} s): {}", step, t, gain);
       }
@@ -323,7 +316,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     if (control.checkpoint_at_end) keep_checkpoint(summary.steps);
   }
   summary.sim_time = state.time;
-  summary.final_energy = Energy(scene, data, state);
+  summary.final_energy = Energy(model, data);
   summary.state_hash = HashState(state);
   summary.wall_seconds = wall_before + clock.Seconds();
   if (summary.steps > 0) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coulomb/sim/scene.h"
+#include "coulomb/sim/step.h"
 
 namespace coulomb::sim {
 
@@ -83,14 +84,6 @@ struct RunControl {
   // be kept stops the run (RunSummary::stopped): going on would lose what the user asked to keep.
   std::function<std::string(const RunCheckpoint&)> on_checkpoint;
 };
-
-// One step of `scene` from `state`: its actuators' torques at state.time (or, under a formulation
-// with implicit PD drives, the drives' targets at the step's end), then Step. The caller advances
-// state.time (Simulate counts steps, t0 + n h, so the clock does not drift). The report is
-// state.step's, rewritten by the next step. `applied`, when given, is a generalized force (nv,
-// N or N m per DoF) added to the actuators' for this step: a controller outside the scene file.
-const StepReport& StepScene(const Scene& scene, multibody::Data& data, State& state,
-                            const Eigen::VectorXd* applied = nullptr);
 
 // Runs scene.NumSteps() steps from scene.initial, or from control.resume to the same end.
 // `recording` may be null; a resumed run records from the checkpoint on.

@@ -6,8 +6,8 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/formulations/sap/deformable_coupling.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/actuator.h"
 
 namespace coulomb::sim {
 namespace {
@@ -68,19 +68,118 @@ void StepReport::Reset() {
   participating_dofs = 0;
 }
 
-StepWorkspace::StepWorkspace() : report(std::make_unique<StepReport>()) {}
-StepWorkspace::~StepWorkspace() = default;
-StepWorkspace::StepWorkspace(const StepWorkspace& other)
-    : problem(other.problem),
-      solution(other.solution),
-      warm_start(other.warm_start),
-      report(std::make_unique<StepReport>(*other.report)) {}
-StepWorkspace& StepWorkspace::operator=(const StepWorkspace& other) {
-  if (this != &other) *this = StepWorkspace(other);
-  return *this;
+namespace {
+
+// Stage 1: the generalized forces of this step and, under a formulation that takes PD
+// controllers as implicit drives (SAP, stable for any gains), the drives; the other formulations
+// apply PD controllers as explicit torques.
+void CalcStepForces(const Model& model, Data& data, const Eigen::VectorXd* applied) {
+  const bool implicit_pd = model.settings.formulation->supports.implicit_pd_drives;
+  const State& state = data.state;
+  data.step.tau = CalcActuation(model.multibody, model.actuators, state.time, state.q, state.v,
+                                implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+  if (applied != nullptr) data.step.tau += *applied;
+  data.step.drives.clear();
+  if (implicit_pd) {
+    data.step.drives =
+        CalcDrives(model.multibody, model.actuators, state.time + model.time_step, state.q);
+  }
 }
-StepWorkspace::StepWorkspace(StepWorkspace&&) noexcept = default;
-StepWorkspace& StepWorkspace::operator=(StepWorkspace&&) noexcept = default;
+
+// Stage 2: contacts at the current poses, out to how far each geometry can travel in the step.
+void FindStepContacts(const Model& model, Data& data) {
+  StepReport& report = data.report;
+  StepWorkspace& w = data.step;
+  multibody::CalcForwardKinematics(model.multibody, data.multibody, data.state.q, data.state.v);
+  geometry::SpeculativeReach(model.world, data.multibody.velocity, model.time_step, w.reach);
+  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, w.detection);
+  report.unsupported_pairs = w.detection.unsupported_pairs;
+  for (const geometry::Contact& c : w.detection.contacts.contacts) {
+    report.max_penetration = std::max(report.max_penetration, -c.phi);
+  }
+  if (!model.deformables.empty()) {
+    report.deformable_contacts =
+        fem::FindDeformableContacts(model.deformables, data.state.deformables, model.world,
+                                    data.multibody.X_world, model.world.margin, model.time_step);
+    for (const fem::DeformableContact& c : report.deformable_contacts) {
+      report.max_penetration = std::max(report.max_penetration, -c.phi);
+    }
+  }
+}
+
+// Stage 3: the contact problem of this step.
+void BuildStepProblem(const Model& model, Data& data) {
+  StepWorkspace& w = data.step;
+  const State& state = data.state;
+  contact::BuildContactProblem(model.multibody, data.multibody, state.q, state.v, w.tau,
+                               w.detection.contacts, model.time_step, w.problem);
+  w.problem.drives = w.drives;
+  if (model.settings.formulation->supports.contact_velocity_rate) {
+    w.problem.contact_velocity_rate =
+        ContactVelocityRate(model.multibody, data.multibody, model.world, state, w.problem,
+                            w.detection.contacts, w.reach);
+  }
+}
+
+// Stage 4: the formulation, warm-started from the contacts that persist; with deformable bodies,
+// its coupled solve of rigid and FEM bodies together.
+void SolveStep(const Model& model, Data& data) {
+  StepWorkspace& w = data.step;
+  StepReport& report = data.report;
+  const Formulation& formulation = *model.settings.formulation;
+  w.deformable_v.clear();
+  if (!model.deformables.empty()) {
+    const CoupledStepInput input{
+        &w.problem,         &model.multibody,        &data.multibody,
+        &model.deformables, &data.state.deformables, &report.deformable_contacts};
+    CoupledSolution coupled = formulation.solve_coupled(input, model.settings, data.formulation);
+    w.solution = std::move(coupled.rigid);
+    w.deformable_v = std::move(coupled.v);
+    report.deformable_impulses = std::move(coupled.impulses);
+    report.participating_dofs = coupled.participating_dofs;
+  } else {
+    WarmStartContacts(w.detection.contacts, data.multibody.X_world, data.state.contacts,
+                      w.warm_start);
+    formulation.solve(w.problem, model.settings, w.warm_start, data.formulation, w.solution);
+  }
+  const ContactSolution& solution = w.solution;
+  report.status = solution.status;
+  report.message = solution.message;
+  report.solver_switch = solution.solver_switch;
+  report.iterations = solution.iterations;
+  report.residual = solution.residual;
+  report.factor_seconds = solution.factor_seconds;
+  report.factorizations = solution.factorizations;
+  report.contact_velocities.noalias() = w.problem.J * solution.v_next;
+  if (model.settings.measure_accuracy) {
+    report.metrics =
+        CalcContactMetricsFromVelocities(w.problem, solution.impulses, report.contact_velocities);
+  }
+  report.gaps = w.problem.phi;
+  for (int k = 0; k < w.problem.num_contacts(); ++k) {
+    report.gaps[k] += model.time_step * report.contact_velocities[3 * k];
+  }
+}
+
+// Stage 5: the solver's best answer even when uncertified (the report says so), and the clock.
+void Advance(const Model& model, Data& data) {
+  const double h = model.time_step;
+  StepWorkspace& w = data.step;
+  State& state = data.state;
+  state.v = w.solution.v_next;
+  multibody::IntegrateConfigurationInPlace(model.multibody, state.v, h, state.q);
+  for (std::size_t d = 0; d < w.deformable_v.size(); ++d) {
+    fem::AdvanceFem(model.deformables.bodies[d], state.deformables[d], w.deformable_v[d], h);
+  }
+  ++data.steps;
+  state.time = data.start_time + static_cast<double>(data.steps) * h;
+  RememberContacts(w.detection.contacts, w.solution.impulses, data.multibody.X_world,
+                   state.contacts);
+  data.report.contacts = w.detection.contacts;
+  data.report.impulses = w.solution.impulses;
+}
+
+}  // namespace
 
 State MakeRestState(const multibody::Model& model) {
   State state;
@@ -89,87 +188,26 @@ State MakeRestState(const multibody::Model& model) {
   return state;
 }
 
-const StepReport& Step(const multibody::Model& model, multibody::Data& data,
-                       const geometry::CollisionWorld& world, State& state,
-                       const Eigen::VectorXd& tau, double h, const FormulationSettings& settings,
-                       const std::vector<contact::JointDrive>& drives,
-                       const fem::DeformableModel* deformables) {
-  if (deformables != nullptr && deformables->empty()) deformables = nullptr;
-  if (state.step.report == nullptr) state.step.report = std::make_unique<StepReport>();
-  StepReport& report = *state.step.report;
+Data MakeData(const Model& model, const State& initial) {
+  Data data;
+  data.state = initial;
+  data.start_time = initial.time;
+  data.multibody = multibody::MakeData(model.multibody);
+  return data;
+}
+
+const StepReport& Step(const Model& model, Data& data, const Eigen::VectorXd* applied) {
+  StepReport& report = data.report;
   report.Reset();
   Stopwatch clock;
-  // 1. Contacts at the current poses, out to how far each geometry can travel in the step.
-  multibody::CalcForwardKinematics(model, data, state.q, state.v);
-  std::vector<double>& reach = state.step.reach;
-  geometry::SpeculativeReach(world, data.velocity, h, reach);
-  geometry::ContactDetection& detection = state.step.detection;
-  geometry::FindContacts(world, data.X_world, reach, state.step.collision, detection);
-  report.unsupported_pairs = detection.unsupported_pairs;
-  for (const geometry::Contact& c : detection.contacts.contacts) {
-    report.max_penetration = std::max(report.max_penetration, -c.phi);
-  }
-  if (deformables != nullptr) {
-    report.deformable_contacts = fem::FindDeformableContacts(*deformables, state.deformables, world,
-                                                             data.X_world, world.margin, h);
-    for (const fem::DeformableContact& c : report.deformable_contacts) {
-      report.max_penetration = std::max(report.max_penetration, -c.phi);
-    }
-  }
+  CalcStepForces(model, data, applied);
+  FindStepContacts(model, data);
   report.profile.collision = clock.Lap();
-  // 2. The contact problem of this step.
-  contact::ContactProblem& problem = state.step.problem;
-  contact::BuildContactProblem(model, data, state.q, state.v, tau, detection.contacts, h, problem);
-  problem.drives = drives;
-  if (settings.formulation->supports.contact_velocity_rate) {
-    problem.contact_velocity_rate =
-        ContactVelocityRate(model, data, world, state, problem, detection.contacts, reach);
-  }
+  BuildStepProblem(model, data);
   report.profile.assembly = clock.Lap();
-  // 3. The formulation, warm-started from the contacts that persist.
-  std::vector<Eigen::VectorXd> deformable_v;
-  ContactSolution& solution = state.step.solution;
-  if (deformables != nullptr) {
-    const CoupledStepInput input{
-        &problem, &model, &data, deformables, &state.deformables, &report.deformable_contacts};
-    CoupledSolution coupled =
-        SolveCoupledSapStep(input, settings.sap, &state.workspace.sap_factorization);
-    solution = std::move(coupled.rigid);
-    deformable_v = std::move(coupled.v);
-    report.deformable_impulses = std::move(coupled.impulses);
-    report.participating_dofs = coupled.participating_dofs;
-  } else {
-    WarmStartContacts(detection.contacts, data.X_world, state.contacts, state.step.warm_start);
-    settings.formulation->solve(problem, settings, state.step.warm_start, state.workspace,
-                                solution);
-  }
-  report.status = solution.status;
-  report.message = solution.message;
-  report.solver_switch = solution.solver_switch;
-  report.iterations = solution.iterations;
-  report.residual = solution.residual;
-  report.factor_seconds = solution.factor_seconds;
-  report.factorizations = solution.factorizations;
-  report.contact_velocities.noalias() = problem.J * solution.v_next;
-  if (settings.measure_accuracy) {
-    report.metrics =
-        CalcContactMetricsFromVelocities(problem, solution.impulses, report.contact_velocities);
-  }
-  report.gaps = problem.phi;
-  for (int k = 0; k < problem.num_contacts(); ++k) {
-    report.gaps[k] += h * report.contact_velocities[3 * k];
-  }
+  SolveStep(model, data);
   report.profile.solve = clock.Lap();
-  // 4. Advance (the solver's best answer even when uncertified; the report says so).
-  state.v = solution.v_next;
-  multibody::IntegrateConfigurationInPlace(model, state.v, h, state.q);
-  state.time += h;
-  for (std::size_t d = 0; d < deformable_v.size(); ++d) {
-    fem::AdvanceFem(deformables->bodies[d], state.deformables[d], deformable_v[d], h);
-  }
-  RememberContacts(detection.contacts, solution.impulses, data.X_world, state.contacts);
-  report.contacts = detection.contacts;
-  report.impulses = solution.impulses;
+  Advance(model, data);
   report.profile.advance = clock.Lap();
   return report;
 }

@@ -78,7 +78,7 @@ MetricColumns ColumnsOf(const std::string& metric, const sim::Scene& scene) {
                         "orientation.BODY, velocity.BODY, displacement.BODY)",
                         metric, names)};
   }
-  if (scene.model.FindBody(body) < 0) {
+  if (scene.model.multibody.FindBody(body) < 0) {
     return {{}, fmt::format("metric '{}': the scene has no body '{}'", metric, body)};
   }
   return {BodyColumns(kind, metric), ""};
@@ -93,13 +93,13 @@ std::vector<double> MeasureMetric(const std::string& metric, const sim::Scene& s
                                   const Eigen::VectorXd& v) {
   if (const SummaryField* f = FindSummaryField(metric)) return {f->second(summary)};
   const auto [kind, name] = SplitBodyMetric(metric);
-  const int body = scene.model.FindBody(name);
+  const int body = scene.model.multibody.FindBody(name);
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  if (body < 0 || q.size() != scene.model.nq || v.size() != scene.model.nv) {
+  if (body < 0 || q.size() != scene.model.multibody.nq || v.size() != scene.model.multibody.nv) {
     return std::vector<double>(BodyColumns(kind, metric).size(), kNaN);
   }
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, q, v);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, q, v);
   const math::Transform X = data.X_world[body];
   if (kind == "position") return {X.p.x(), X.p.y(), X.p.z()};
   if (kind == "orientation") {
@@ -109,10 +109,11 @@ std::vector<double> MeasureMetric(const std::string& metric, const sim::Scene& s
   }
   if (kind == "velocity") {
     const Eigen::Vector3d u =
-        multibody::CalcPointJacobian(scene.model, data, body, Eigen::Vector3d::Zero()) * v;
+        multibody::CalcPointJacobian(scene.model.multibody, data, body, Eigen::Vector3d::Zero()) *
+        v;
     return {u.x(), u.y(), u.z()};
   }
-  multibody::CalcForwardKinematics(scene.model, data, scene.initial.q, scene.initial.v);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, scene.initial.q, scene.initial.v);
   return {(X.p - data.X_world[body].p).norm()};
 }
 

@@ -36,13 +36,11 @@ struct Model {
   std::shared_ptr<const sim::Scene> scene;
 };
 
-// What stepping changes: the state, the dynamics caches and every workspace.
+// A run of a Model: the C++ sim::Data (state, clock, caches, workspaces, last report) and the
+// generalized forces a controller writes between steps.
 struct Data {
   std::shared_ptr<const sim::Scene> scene;  // the Model this Data belongs to (kept alive)
-  multibody::Data dynamics;
-  sim::State state;
-  double start_time = 0;  // s: the clock is start_time + steps · δt, never a running sum
-  long long steps = 0;
+  sim::Data data;
   Eigen::VectorXd tau;  // nv: generalized forces added to the actuators' at every step
 };
 
@@ -66,13 +64,8 @@ Model Load(const std::string& path, const std::vector<std::string>& overrides) {
 }
 
 Data MakeData(const Model& model) {
-  Data d;
-  d.scene = model.scene;
-  d.dynamics = multibody::MakeData(model.scene->model);
-  d.state = model.scene->initial;
-  d.start_time = d.state.time;
-  d.tau = Eigen::VectorXd::Zero(model.scene->model.nv);
-  return d;
+  return Data{model.scene, sim::MakeData(model.scene->model, model.scene->initial),
+              Eigen::VectorXd::Zero(model.scene->model.multibody.nv)};
 }
 
 // A NumPy array over `values` that keeps `owner` (the Data) alive and writes through.
@@ -84,10 +77,11 @@ py::array_t<double> View(Eigen::VectorXd& values, const py::object& owner) {
 // A deformable body's vertex positions or velocities as an (n, 3) view of the 3 × n storage.
 py::array_t<double> VertexView(const py::object& self, const std::string& name, bool velocities) {
   Data& d = self.cast<Data&>();
-  const std::vector<fem::FemBody>& bodies = d.scene->deformables.bodies;
+  const std::vector<fem::FemBody>& bodies = d.scene->model.deformables.bodies;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (bodies[i].name != name) continue;
-    Eigen::Matrix3Xd& m = velocities ? d.state.deformables[i].v : d.state.deformables[i].x;
+    Eigen::Matrix3Xd& m =
+        velocities ? d.data.state.deformables[i].v : d.data.state.deformables[i].x;
     const auto item = static_cast<py::ssize_t>(sizeof(double));
     return py::array_t<double>({static_cast<py::ssize_t>(m.cols()), py::ssize_t{3}},
                                {3 * item, item}, m.data(), self);
@@ -117,22 +111,21 @@ py::dict StepN(const Model& model, Data& d, long long n) {
   {
     py::gil_scoped_release release;
     for (; done < n; ++done) {
-      const sim::StepReport& r = sim::StepScene(scene, d.dynamics, d.state, &d.tau);
-      d.state.time = d.start_time + static_cast<double>(++d.steps) * scene.time_step;
+      const sim::StepReport& r = sim::Step(scene.model, d.data, &d.tau);
       status[done] = std::string(ToString(r.status));
       message[done] = r.message;
       it(done) = r.iterations;
       nc(done) = r.num_contacts();
       res(done) = r.residual;
       pen(done) = r.max_penetration;
-      clock(done) = d.state.time;
+      clock(done) = d.data.state.time;
       stage(done, 0) = r.profile.collision;
       stage(done, 1) = r.profile.assembly;
       stage(done, 2) = r.profile.solve;
       stage(done, 3) = r.profile.advance;
-      if (!d.state.q.allFinite() || !d.state.v.allFinite() || !d.tau.allFinite()) {
+      if (!d.data.state.q.allFinite() || !d.data.state.v.allFinite() || !d.tau.allFinite()) {
         broken = fmt::format("step {} (t = {:.6g} s): the state is no longer finite ({})",
-                             d.steps - 1, d.state.time, r.message);
+                             d.data.steps - 1, d.data.state.time, r.message);
         ++done;
         break;
       }
@@ -155,8 +148,8 @@ py::dict StepN(const Model& model, Data& d, long long n) {
 
 // The last step's contacts (rigid ones), as arrays with one row per contact.
 py::dict Contacts(const Data& d) {
-  const sim::StepReport* r = d.state.step.report.get();
-  const std::size_t n = r == nullptr ? 0 : r->contacts.contacts.size();
+  const sim::StepReport* r = &d.data.report;
+  const std::size_t n = r->contacts.contacts.size();
   py::array_t<double> points({n, std::size_t{3}}), normals({n, std::size_t{3}});
   py::array_t<double> impulses({n, std::size_t{3}}), depths(n), mu(n);
   py::array_t<int> bodies({n, std::size_t{2}});
@@ -192,16 +185,17 @@ py::dict Contacts(const Data& d) {
 // World pose of a body in the current state: (position, 3 × 3 rotation).
 std::pair<Eigen::Vector3d, Eigen::Matrix3d> BodyPose(Data& d, const std::string& name) {
   const sim::Scene& scene = *d.scene;
-  const int body = scene.model.FindBody(name);
+  const int body = scene.model.multibody.FindBody(name);
   if (body < 0) throw py::key_error("no body named '" + name + "'");
-  multibody::CalcForwardKinematics(scene.model, d.dynamics, d.state.q, d.state.v);
-  const math::Transform& X = d.dynamics.X_world[body];
+  multibody::CalcForwardKinematics(scene.model.multibody, d.data.multibody, d.data.state.q,
+                                   d.data.state.v);
+  const math::Transform& X = d.data.multibody.X_world[body];
   return {X.p, X.R};
 }
 
 // Where a joint's coordinates sit in q and v (for controllers writing data.tau).
 py::dict Joint(const Model& model, const std::string& name) {
-  const multibody::Model& m = model.scene->model;
+  const multibody::Model& m = model.scene->model.multibody;
   for (const multibody::Body& b : m.bodies) {
     if (b.joint_name != name) continue;
     py::dict out;
@@ -218,7 +212,7 @@ py::dict Joint(const Model& model, const std::string& name) {
 
 std::vector<std::string> BodyNames(const Model& model) {
   std::vector<std::string> names;
-  for (const multibody::Body& b : model.scene->model.bodies) names.push_back(b.name);
+  for (const multibody::Body& b : model.scene->model.multibody.bodies) names.push_back(b.name);
   return names;
 }
 
@@ -261,11 +255,13 @@ void RegisterModel(py::module_& m) {
       .def_property_readonly(
           "name", [](const Model& model) { return model.scene->name; }, "scene name")
       .def_property_readonly(
-          "nq", [](const Model& model) { return model.scene->model.nq; }, "configuration size")
+          "nq", [](const Model& model) { return model.scene->model.multibody.nq; },
+          "configuration size")
       .def_property_readonly(
-          "nv", [](const Model& model) { return model.scene->model.nv; }, "velocity size")
+          "nv", [](const Model& model) { return model.scene->model.multibody.nv; }, "velocity size")
       .def_property_readonly(
-          "time_step", [](const Model& model) { return model.scene->time_step; }, "time step δt, s")
+          "time_step", [](const Model& model) { return model.scene->model.time_step; },
+          "time step δt, s")
       .def_property_readonly(
           "duration", [](const Model& model) { return model.scene->duration; },
           "the scene's simulated time, s")
@@ -274,13 +270,15 @@ void RegisterModel(py::module_& m) {
           "steps in the scene's duration")
       .def_property_readonly(
           "formulation",
-          [](const Model& model) { return std::string(model.scene->settings.formulation->name); },
+          [](const Model& model) {
+            return std::string(model.scene->model.settings.formulation->name);
+          },
           "time-stepping formulation")
       .def_property_readonly(
           "solver",
           [](const Model& model) {
             const sim::Scene& s = *model.scene;
-            return s.settings.formulation->solver_name(s.settings);
+            return s.model.settings.formulation->solver_name(s.model.settings);
           },
           "the formulation's solver")
       .def_property_readonly("body_names", &BodyNames, "names of the moving bodies, in order")
@@ -288,7 +286,8 @@ void RegisterModel(py::module_& m) {
           "deformable_names",
           [](const Model& model) {
             std::vector<std::string> names;
-            for (const fem::FemBody& b : model.scene->deformables.bodies) names.push_back(b.name);
+            for (const fem::FemBody& b : model.scene->model.deformables.bodies)
+              names.push_back(b.name);
             return names;
           },
           "names of the deformable (FEM) bodies")
@@ -302,32 +301,32 @@ void RegisterModel(py::module_& m) {
       .def("__repr__", [](const Model& model) {
         const sim::Scene& s = *model.scene;
         return fmt::format("<coulomb.Model '{}': {} bodies, nv = {}, {} at δt = {} s>", s.name,
-                           s.model.bodies.size(), s.model.nv, s.settings.formulation->name,
-                           s.time_step);
+                           s.model.multibody.bodies.size(), s.model.multibody.nv,
+                           s.model.settings.formulation->name, s.model.time_step);
       });
 }
 
 void RegisterData(py::module_& m) {
   py::class_<Data>(m, "Data", "The state of a run of one Model, and its workspaces.")
       .def_property_readonly(
-          "q", [](const py::object& self) { return View(self.cast<Data&>().state.q, self); },
+          "q", [](const py::object& self) { return View(self.cast<Data&>().data.state.q, self); },
           "configuration (a NumPy view of the state: writing it changes the next step)")
       .def_property_readonly(
-          "v", [](const py::object& self) { return View(self.cast<Data&>().state.v, self); },
+          "v", [](const py::object& self) { return View(self.cast<Data&>().data.state.v, self); },
           "generalized velocity (a NumPy view of the state: writing it changes the next step)")
       .def_property_readonly(
           "tau", [](const py::object& self) { return View(self.cast<Data&>().tau, self); },
           "generalized forces (nv; N, N m) added to the scene's actuators at every step, a NumPy "
           "view: a controller writes it between steps")
       .def_property(
-          "time", [](const Data& d) { return d.state.time; },
+          "time", [](const Data& d) { return d.data.state.time; },
           [](Data& d, double t) {
-            d.state.time = d.start_time = t;
-            d.steps = 0;
+            d.data.state.time = d.data.start_time = t;
+            d.data.steps = 0;
           },
           "simulated time, s")
       .def_property_readonly(
-          "steps", [](const Data& d) { return d.steps; }, "steps taken since the time was set")
+          "steps", [](const Data& d) { return d.data.steps; }, "steps taken since the time was set")
       .def("contacts", &Contacts,
            "The last step's rigid contacts: points, normals (from B into A), phi (m), impulses "
            "(N s, normal first), mu and the body pair (−1: the world), one row each.")
@@ -346,7 +345,7 @@ void RegisterData(py::module_& m) {
       .def("body_pose", &BodyPose, py::arg("name"),
            "World pose of a body now: (position (3,), rotation (3, 3)).")
       .def(
-          "state_hash", [](const Data& d) { return sim::HashState(d.state); },
+          "state_hash", [](const Data& d) { return sim::HashState(d.data.state); },
           "FNV-1a hash of q, v and the deformable state (as `coulomb run` reports it).");
 }
 

@@ -32,7 +32,7 @@ ExampleRun RunExample(const std::string& name, const Formulation* formulation, d
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   EXPECT_TRUE(scene.ok()) << scene.error().ToString();
   ExampleRun run{scene.value(), {}, {}};
-  run.scene.settings.formulation = formulation;
+  run.scene.model.settings.formulation = formulation;
   if (duration >= 0) run.scene.duration = duration;
   if (adjust) adjust(run.scene);
   run.summary = sim::Simulate(run.scene, &run.recording);
@@ -43,15 +43,15 @@ ExampleRun RunExample(const std::string& name, const Formulation* formulation, d
 
 // World position of a floating body's origin in a frame.
 Eigen::Vector3d Position(const ExampleRun& run, const std::string& body, const sim::Frame& f) {
-  const int b = run.scene.model.FindBody(body);
-  return f.q.segment<3>(run.scene.model.bodies[b].q_index);
+  const int b = run.scene.model.multibody.FindBody(body);
+  return f.q.segment<3>(run.scene.model.multibody.bodies[b].q_index);
 }
 
 // Every body's origin moved less than `tolerance` (m) from the first frame to the last.
 void ExpectBodiesStayPut(const ExampleRun& run, double tolerance) {
   const sim::Frame& first = run.recording.frames.front();
   const sim::Frame& last = run.recording.frames.back();
-  for (const multibody::Body& b : run.scene.model.bodies) {
+  for (const multibody::Body& b : run.scene.model.multibody.bodies) {
     const Eigen::Vector3d moved = last.q.segment<3>(b.q_index) - first.q.segment<3>(b.q_index);
     EXPECT_LT(moved.norm(), tolerance) << b.name;
   }
@@ -73,10 +73,10 @@ void ExpectInclineSlide(const ExampleRun& run) {
   EXPECT_LT(run.summary.worst.cone, 1e-9);
   EXPECT_LT(run.summary.worst.misalignment, 1e-6);
   EXPECT_LT(run.summary.worst.dissipation, 1e-6);
-  const int b = run.scene.model.FindBody("cube");
+  const int b = run.scene.model.multibody.FindBody("cube");
   const auto attitude = [&](const sim::Frame& f) {
     const Eigen::VectorXd& q = f.q;
-    const int i = run.scene.model.bodies[b].q_index + 3;
+    const int i = run.scene.model.multibody.bodies[b].q_index + 3;
     return Eigen::Quaterniond(q[i], q[i + 1], q[i + 2], q[i + 3]);
   };
   EXPECT_LT(
@@ -97,8 +97,8 @@ TEST_P(Examples, InclineSlidesAsCoulombPredicts) {
 TEST(VelocityLcpBlockGaussSeidel, InclineSlidesAndStackStands) {
   const auto run = [](const std::string& name, double duration, double tolerance) {
     return RunExample(name, testing_support::Named("velocity-lcp"), duration, [&](sim::Scene& s) {
-      s.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
-      s.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
+      s.model.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+      s.model.settings.velocity_lcp.settings.pgs.acceptance_tolerance = tolerance;
     });
   };
   const ExampleRun incline = run("incline", -1, 1e-9);
@@ -182,23 +182,24 @@ TEST_P(Examples, MeshesComeToRestOnTheHillAndTheGround) {
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   EXPECT_LT(run.summary.max_penetration, 0.01);
   const sim::Frame& last = run.recording.frames.back();
-  for (const multibody::Body& body : run.scene.model.bodies) {
+  for (const multibody::Body& body : run.scene.model.multibody.bodies) {
     if (body.name == "pebble") continue;
     EXPECT_LT(last.v.segment<6>(body.v_index).lpNorm<Eigen::Infinity>(), 0.05) << body.name;
   }
   const geometry::CollisionGeometry* hill = nullptr;
-  for (const geometry::CollisionGeometry& g : run.scene.world.geometries) {
+  for (const geometry::CollisionGeometry& g : run.scene.model.world.geometries) {
     if (std::holds_alternative<geometry::TriangleMesh>(g.shape)) hill = &g;
   }
   ASSERT_NE(hill, nullptr);
-  multibody::Data data = multibody::MakeData(run.scene.model);
-  multibody::CalcForwardKinematics(run.scene.model, data, last.q, last.v);
-  for (std::size_t b = 0; b < run.scene.model.bodies.size(); ++b) {
-    const Eigen::Vector3d centre = data.X_world[b].Apply(run.scene.model.bodies[b].inertia.com);
-    EXPECT_GT(centre.z(), 0) << run.scene.model.bodies[b].name;
+  multibody::Data data = multibody::MakeData(run.scene.model.multibody);
+  multibody::CalcForwardKinematics(run.scene.model.multibody, data, last.q, last.v);
+  for (std::size_t b = 0; b < run.scene.model.multibody.bodies.size(); ++b) {
+    const Eigen::Vector3d centre =
+        data.X_world[b].Apply(run.scene.model.multibody.bodies[b].inertia.com);
+    EXPECT_GT(centre.z(), 0) << run.scene.model.multibody.bodies[b].name;
     const geometry::PointQuery q =
         geometry::QueryPoint(hill->shape, hill->X_BG.Inverse().Apply(centre));
-    EXPECT_GT(q.phi, 0) << run.scene.model.bodies[b].name << " ends inside the hill";
+    EXPECT_GT(q.phi, 0) << run.scene.model.multibody.bodies[b].name << " ends inside the hill";
   }
 }
 
@@ -210,18 +211,19 @@ TEST_P(Examples, PainleveRodNeitherPenetratesNorGainsEnergy) {
   // lift of "gliding" (a positive normal velocity while sliding, docs/notes/complementarity.md §7):
   // SAP's convex relaxation has it by design (docs/notes/sap-and-deformables.md §1.2), the LCP and
   // cone formulations must not, so the allowance m·g·h·gliding per step is zero for them.
-  multibody::Data data = multibody::MakeData(run.scene.model);
-  const double weight = run.scene.model.TotalMass() * run.scene.model.gravity.norm();
+  multibody::Data data = multibody::MakeData(run.scene.model.multibody);
+  const double weight =
+      run.scene.model.multibody.TotalMass() * run.scene.model.multibody.gravity.norm();
   double previous = INFINITY, allowance = 0;
   std::size_t step = 0;
   for (const sim::Frame& f : run.recording.frames) {
     for (; step < run.recording.steps.size() && run.recording.steps[step].time < f.time - 1e-12;
          ++step) {
-      allowance += weight * run.scene.time_step * run.recording.steps[step].metrics.gliding;
+      allowance += weight * run.scene.model.time_step * run.recording.steps[step].metrics.gliding;
     }
-    multibody::CalcForwardKinematics(run.scene.model, data, f.q, f.v);
-    const double energy = multibody::CalcKineticEnergy(run.scene.model, data) +
-                          multibody::CalcPotentialEnergy(run.scene.model, data);
+    multibody::CalcForwardKinematics(run.scene.model.multibody, data, f.q, f.v);
+    const double energy = multibody::CalcKineticEnergy(run.scene.model.multibody, data) +
+                          multibody::CalcPotentialEnergy(run.scene.model.multibody, data);
     EXPECT_LE(energy, previous + allowance + 1e-6) << "t = " << f.time;
     previous = energy;
     allowance = 0;
@@ -260,9 +262,10 @@ TEST_P(Examples, IiwaHoldsItsPoseUnderPdControl) {
   const sim::Frame& last = run.recording.frames.back();
   const double targets[7] = {0, 0.6, 0, -1.2, 0, 0.8, 0};
   for (int j = 0; j < 7; ++j) {
-    const int b = run.scene.model.FindBody("iiwa_link_" + std::to_string(j + 1));
+    const int b = run.scene.model.multibody.FindBody("iiwa_link_" + std::to_string(j + 1));
     ASSERT_GE(b, 0);
-    EXPECT_NEAR(last.q[run.scene.model.bodies[b].q_index], targets[j], 0.02) << "joint " << j + 1;
+    EXPECT_NEAR(last.q[run.scene.model.multibody.bodies[b].q_index], targets[j], 0.02)
+        << "joint " << j + 1;
   }
   EXPECT_LT(last.v.lpNorm<Eigen::Infinity>(), 1e-2);
 }
@@ -303,7 +306,7 @@ class ExamplesBin : public ::testing::TestWithParam<const Formulation*> {};
 
 TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
   const ExampleRun run = RunExample("bin", GetParam(), 0.6, [](sim::Scene& s) {
-    s.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
+    s.model.settings.velocity_lcp.solver = LcpSolverKind::kProjectedGaussSeidel;
   });
   ::testing::Test::RecordProperty("failed_steps", run.summary.failed_steps);
   // SAP always has a solution and Newton must find it; NSGS at 1e-3 may stop short on a few.
@@ -319,7 +322,7 @@ TEST_P(ExamplesBin, SpheresStayInsideTheBin) {
   EXPECT_GT(run.summary.max_contacts, 400);  // a real pile formed
   EXPECT_LT(run.summary.max_penetration, 0.01);
   const sim::Frame& last = run.recording.frames.back();
-  for (const multibody::Body& b : run.scene.model.bodies) {
+  for (const multibody::Body& b : run.scene.model.multibody.bodies) {
     const Eigen::Vector3d p = last.q.segment<3>(b.q_index);
     EXPECT_LT(std::max(std::abs(p.x()), std::abs(p.y())), 0.3) << b.name;
     EXPECT_GT(p.z(), 0.04) << b.name;
@@ -334,12 +337,12 @@ TEST(ExamplesDeformable, SoftBodiesLandAndComeToRest) {
   EXPECT_LT(run.summary.max_penetration, 5e-3);
   const sim::Frame& last = run.recording.frames.back();
   const sim::Frame& before = run.recording.frames[run.recording.frames.size() - 21];  // 0.1 s
-  for (std::size_t d = 0; d < run.scene.deformables.bodies.size(); ++d) {
-    fem::TetMesh now = run.scene.deformables.bodies[d].rest;
+  for (std::size_t d = 0; d < run.scene.model.deformables.bodies.size(); ++d) {
+    fem::TetMesh now = run.scene.model.deformables.bodies[d].rest;
     now.vertices = last.deformables[d].cast<double>();
     for (int e = 0; e < now.num_tets(); ++e) ASSERT_GT(fem::SignedVolume(now, e), 0) << e;
     const double moved = (last.deformables[d] - before.deformables[d]).cwiseAbs().maxCoeff();
-    EXPECT_LT(moved, 1e-3) << run.scene.deformables.bodies[d].name;  // < 1 cm/s over 0.1 s
+    EXPECT_LT(moved, 1e-3) << run.scene.model.deformables.bodies[d].name;  // < 1 cm/s over 0.1 s
     EXPECT_GT(now.vertices.row(2).minCoeff(), -5e-3);
   }
   // The stack: the upper block rests above the lower, which rests on the 0.2 m crate.
@@ -393,7 +396,7 @@ TEST_P(ExamplesEveryFormulation, InitialOverlapIsResolvedWithoutLaunching) {
       "overlap.yaml", ".");
   ASSERT_TRUE(read.ok()) << read.error().ToString();
   ExampleRun run{read.value(), {}, {}};
-  run.scene.settings.formulation = GetParam();
+  run.scene.model.settings.formulation = GetParam();
   run.summary = sim::Simulate(run.scene, &run.recording);
   EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
   double highest = -INFINITY, fastest = 0;

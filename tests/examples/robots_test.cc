@@ -52,7 +52,7 @@ TEST_P(RobotDrop, ComesToRestOnTheFloor) {
       io::ReadSceneFile(coulomb::testing::ExampleScenesDir("robots") + "/" + name + ".yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   sim::Scene& scene = loaded.value();
-  scene.settings.formulation = formulation;
+  scene.model.settings.formulation = formulation;
   sim::Recording recording;
   const sim::RunSummary run = sim::Simulate(scene, &recording);
   ::testing::Test::RecordProperty("mean_step_us", std::to_string(run.mean_step_us));
@@ -62,7 +62,7 @@ TEST_P(RobotDrop, ComesToRestOnTheFloor) {
   ASSERT_FALSE(recording.steps.empty());
   EXPECT_GT(recording.steps.back().contacts, 0) << "not on the floor at the end";
   const sim::Frame& last = recording.frames.back();
-  for (const multibody::Body& b : scene.model.bodies) {
+  for (const multibody::Body& b : scene.model.multibody.bodies) {
     if (b.joint == multibody::JointType::kFloating) {
       EXPECT_LT(last.v.segment<3>(b.v_index).norm(), 0.05) << b.name << " still moving, m/s";
       EXPECT_LT(last.v.segment<3>(b.v_index + 3).norm(), 1.0) << b.name << " still turning";

@@ -29,17 +29,17 @@ sim::Scene Load(const std::string& yaml) {
 // Steps the scene, requiring every step to converge; returns the last report.
 sim::StepReport StepScene(const sim::Scene& scene, sim::State& state, int steps,
                           double* worst_penetration = nullptr) {
-  multibody::Data data = multibody::MakeData(scene.model);
+  sim::Data data = sim::MakeData(scene.model, state);
   sim::StepReport report;
   for (int k = 0; k < steps; ++k) {
-    report = sim::Step(scene.model, data, scene.world, state, Eigen::VectorXd::Zero(scene.model.nv),
-                       scene.time_step, scene.settings, {}, &scene.deformables);
+    report = sim::Step(scene.model, data);
     EXPECT_EQ(report.status, LcpStatus::kSolved) << "step " << k << ": " << report.message;
     if (report.status != LcpStatus::kSolved) break;
     if (worst_penetration != nullptr) {
       *worst_penetration = std::max(*worst_penetration, report.max_penetration);
     }
   }
+  state = data.state;
   return report;
 }
 
@@ -63,8 +63,8 @@ double Mass(const fem::FemBody& body) {
 
 // Every element of every body keeps a positive volume.
 bool NoInvertedElement(const sim::Scene& scene, const sim::State& state) {
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
-    fem::TetMesh now = scene.deformables.bodies[d].rest;
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
+    fem::TetMesh now = scene.model.deformables.bodies[d].rest;
     now.vertices = state.deformables[d].x;
     for (int e = 0; e < now.num_tets(); ++e) {
       if (!(fem::SignedVolume(now, e) > 0)) return false;
@@ -91,9 +91,10 @@ deformables:
   sim::State state = scene.initial;
   double penetration = 0;
   const sim::StepReport last = StepScene(scene, state, 200, &penetration);
-  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  const double weight_impulse =
+      Mass(scene.model.deformables.bodies[0]) * kG * scene.model.time_step;
   EXPECT_EQ(last.deformable_contacts.size(), 16u);  // the 4 × 4 bottom vertices
-  EXPECT_LT(last.participating_dofs, 3 * scene.deformables.bodies[0].rest.num_vertices());
+  EXPECT_LT(last.participating_dofs, 3 * scene.model.deformables.bodies[0].rest.num_vertices());
   const Eigen::Vector3d impulse = ImpulseOn(last, 0, -1, -1);
   EXPECT_NEAR(impulse.z(), weight_impulse, 1e-3 * weight_impulse);
   EXPECT_LT(impulse.head<2>().norm(), 1e-6 * weight_impulse);
@@ -114,9 +115,11 @@ deformables:
                                   "}\n");
     sim::State state = scene.initial;
     const sim::StepReport last = StepScene(scene, state, 100);
-    const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+    const double weight_impulse =
+        Mass(scene.model.deformables.bodies[0]) * kG * scene.model.time_step;
     EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).z(), weight_impulse, 1e-3 * weight_impulse) << material;
-    return Eigen::Matrix3Xd(state.deformables[0].x - scene.deformables.bodies[0].rest.vertices);
+    return Eigen::Matrix3Xd(state.deformables[0].x -
+                            scene.model.deformables.bodies[0].rest.vertices);
   };
   const Eigen::Matrix3Xd corotated = settle("material: corotated");
   // The consistent mass changes the dynamics, not the rest state.
@@ -168,7 +171,7 @@ deformables:
 )",
                                       kG * std::sin(slope), -kG * std::cos(slope)));
   sim::State state = scene.initial;
-  const fem::FemBody& body = scene.deformables.bodies[0];
+  const fem::FemBody& body = scene.model.deformables.bodies[0];
   const auto bottom_x = [&] {
     double sum = 0;
     int count = 0;
@@ -181,7 +184,7 @@ deformables:
     return sum / count;
   };
   const double x0 = bottom_x();
-  StepScene(scene, state, static_cast<int>(std::lround(seconds / scene.time_step)));
+  StepScene(scene, state, static_cast<int>(std::lround(seconds / scene.model.time_step)));
   return bottom_x() - x0;
 }
 
@@ -207,7 +210,8 @@ deformables:
   EXPECT_TRUE(NoInvertedElement(scene, state));
   EXPECT_LT(penetration, 5e-3);  // the impact at 2.8 m/s, δt = 10 ms
   EXPECT_LT(state.deformables[0].v.colwise().norm().maxCoeff(), 5e-3);
-  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  const double weight_impulse =
+      Mass(scene.model.deformables.bodies[0]) * kG * scene.model.time_step;
   EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).z(), weight_impulse, 0.05 * weight_impulse);
 }
 
@@ -225,21 +229,23 @@ deformables:
 )");
   sim::State state = scene.initial;
   const sim::StepReport last = StepScene(scene, state, 150);
-  const double h = scene.time_step;
-  const double lower = Mass(scene.deformables.bodies[0]), upper = Mass(scene.deformables.bodies[1]);
+  const double h = scene.model.time_step;
+  const double lower = Mass(scene.model.deformables.bodies[0]),
+               upper = Mass(scene.model.deformables.bodies[1]);
   const double box = 2.0;
   // Impulses on each body from what is below it (vertex contacts of the upper body on the
   // lower one, the lower body's vertices on the ground), and on the box from the upper body
   // (the upper body's vertices against the box are the reaction: minus the impulse on it).
   const Eigen::Vector3d on_lower = ImpulseOn(last, 0, -1, -1);
   const Eigen::Vector3d on_upper_from_lower = ImpulseOn(last, 1, -1, 0) - ImpulseOn(last, 0, -1, 1);
-  const int box_body = scene.model.FindBody("box");
+  const int box_body = scene.model.multibody.FindBody("box");
   const Eigen::Vector3d on_box_from_upper = -ImpulseOn(last, 1, box_body, -1);
   EXPECT_NEAR(on_lower.z(), (lower + upper + box) * kG * h, 2e-3 * (lower + upper + box) * kG * h);
   EXPECT_NEAR(on_upper_from_lower.z(), (upper + box) * kG * h, 2e-3 * (upper + box) * kG * h);
   EXPECT_NEAR(on_box_from_upper.z(), box * kG * h, 2e-3 * box * kG * h);
   EXPECT_LT(state.v.norm(), 1e-3);
-  EXPECT_GT(state.q[scene.model.bodies[box_body].q_index + 2], 0.2);  // on top, not sunk through
+  EXPECT_GT(state.q[scene.model.multibody.bodies[box_body].q_index + 2],
+            0.2);  // on top, not sunk through
 }
 
 TEST(DeformableCoupling, AttachedVerticesFollowTheirRigidBody) {
@@ -257,18 +263,18 @@ deformables:
      position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.01,
      attach: [{body: plate, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
 )");
-  ASSERT_EQ(scene.deformables.attachments.size(), 9u);
+  ASSERT_EQ(scene.model.deformables.attachments.size(), 9u);
   sim::State state = scene.initial;
   const int steps = 60;
   StepScene(scene, state, steps);
-  const double t = steps * scene.time_step;
-  ASSERT_EQ(scene.model.FindBody("plate"), 0);
+  const double t = steps * scene.model.time_step;
+  ASSERT_EQ(scene.model.multibody.FindBody("plate"), 0);
   // Free fall of the whole assembly, as semi-implicit Euler gives it: −g δt² n (n + 1)/2.
-  EXPECT_NEAR(state.q[2], 1.0 - 0.5 * kG * scene.time_step * t * (steps + 1), 1e-6);
-  multibody::Data data = multibody::MakeData(scene.model);
-  multibody::CalcForwardKinematics(scene.model, data, state.q, state.v);
+  EXPECT_NEAR(state.q[2], 1.0 - 0.5 * kG * scene.model.time_step * t * (steps + 1), 1e-6);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, state.q, state.v);
   double worst = 0;
-  for (const fem::VertexAttachment& a : scene.deformables.attachments) {
+  for (const fem::VertexAttachment& a : scene.model.deformables.attachments) {
     worst = std::max(
         worst, (state.deformables[0].x.col(a.vertex) - data.X_world[a.body].Apply(a.p_B)).norm());
   }
@@ -287,10 +293,10 @@ deformables:
      position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.02,
      attach: [{body: world, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
 )");
-  ASSERT_EQ(scene.deformables.bodies[0].fixed_vertices.size(), 9u);
+  ASSERT_EQ(scene.model.deformables.bodies[0].fixed_vertices.size(), 9u);
   sim::State state = scene.initial;
   StepScene(scene, state, 200);
-  const fem::FemBody& body = scene.deformables.bodies[0];
+  const fem::FemBody& body = scene.model.deformables.bodies[0];
   for (const int a : body.fixed_vertices) {
     EXPECT_EQ(state.deformables[0].x.col(a), body.rest.vertices.col(a));
   }
@@ -337,12 +343,13 @@ deformables:
      youngs_modulus: 1.0e5, stiffness_damping: 0.01, friction: 0.8,
      fixed: {min: [-1, -1, -1], max: [1, 1, 1], axes: z}}
 )");
-  ASSERT_EQ(scene.deformables.bodies[0].fixed_dofs.size(),
-            static_cast<std::size_t>(scene.deformables.bodies[0].rest.num_vertices()));
+  ASSERT_EQ(scene.model.deformables.bodies[0].fixed_dofs.size(),
+            static_cast<std::size_t>(scene.model.deformables.bodies[0].rest.num_vertices()));
   sim::State state = scene.initial;
   const sim::StepReport last = StepScene(scene, state, 100);
-  EXPECT_EQ(state.deformables[0].x.row(2), scene.deformables.bodies[0].rest.vertices.row(2));
-  const double weight_impulse = Mass(scene.deformables.bodies[0]) * kG * scene.time_step;
+  EXPECT_EQ(state.deformables[0].x.row(2), scene.model.deformables.bodies[0].rest.vertices.row(2));
+  const double weight_impulse =
+      Mass(scene.model.deformables.bodies[0]) * kG * scene.model.time_step;
   EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).y(), weight_impulse, 1e-3 * weight_impulse);
   EXPECT_LT(std::abs(ImpulseOn(last, 0, -1, -1).z()), 1e-9 * weight_impulse);
 }
@@ -355,12 +362,10 @@ TEST(DeformableCoupling, AFailedStepReportsWhyAndKeepsEveryArraySized) {
 deformables:
   - {name: cube, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [2, 2, 2]}, position: [0, 0, 0.1]}
 )");
-  scene.deformables.bodies[0].density = -1000;
-  multibody::Data data = multibody::MakeData(scene.model);
-  sim::State state = scene.initial;
-  const sim::StepReport r =
-      sim::Step(scene.model, data, scene.world, state, Eigen::VectorXd::Zero(scene.model.nv),
-                scene.time_step, scene.settings, {}, &scene.deformables);
+  scene.model.deformables.bodies[0].density = -1000;
+  sim::Data data = sim::MakeData(scene.model, scene.initial);
+  const sim::StepReport& r = sim::Step(scene.model, data);
+  const sim::State& state = data.state;
   EXPECT_NE(r.status, LcpStatus::kSolved);
   EXPECT_NE(r.message.find("'cube'"), std::string::npos) << r.message;
   ASSERT_GT(r.deformable_contacts.size(), 0u);

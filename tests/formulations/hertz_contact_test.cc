@@ -64,25 +64,26 @@ HertzResult Indent(double R, double E, double nu, double delta, int m, int n, do
     if (body.rest.vertices(2, v) < -size + 1e-9) body.fixed_vertices.push_back(v);
   }
   model.bodies.push_back(body);
-  geometry::CollisionWorld world;
-  world.margin = 1e-6;
+  sim::Model sim_model;  // FEM only: no rigid bodies
+  sim_model.deformables = model;
+  sim_model.world.margin = 1e-6;
+  sim_model.time_step = 1.0;
   math::Transform X;
   X.p = Eigen::Vector3d(0, 0, R - delta);
-  world.Add({"indenter", -1, geometry::Sphere{R}, X, 0.0});
-  const multibody::Model rigid;
-  multibody::Data data = multibody::MakeData(rigid);
-  sim::State state;
-  state.q.resize(0);
-  state.v.resize(0);
-  state.deformables.push_back(fem::MakeRestState(model.bodies[0]));
-  FormulationSettings settings;
-  settings.formulation = testing_support::Named("sap");
-  settings.sap.dissipation_time_scale = 0;
+  sim_model.world.Add({"indenter", -1, geometry::Sphere{R}, X, 0.0});
+  sim_model.settings.formulation = testing_support::Named("sap");
+  sim_model.settings.sap.dissipation_time_scale = 0;
+  sim::State initial;
+  initial.q.resize(0);
+  initial.v.resize(0);
+  initial.deformables.push_back(fem::MakeRestState(model.bodies[0]));
+  sim::Data data = sim::MakeData(sim_model, initial);
   sim::StepReport report;
   for (int k = 0; k < 3; ++k) {
-    report = sim::Step(rigid, data, world, state, Eigen::VectorXd(), 1.0, settings, {}, &model);
+    report = sim::Step(sim_model, data);
     EXPECT_EQ(report.status, LcpStatus::kSolved) << report.message;
   }
+  const sim::State& state = data.state;
   HertzResult out;
   Eigen::Vector3d total = Eigen::Vector3d::Zero();
   for (std::size_t k = 0; k < report.deformable_contacts.size(); ++k) {

@@ -94,7 +94,7 @@ TEST(FormulationRegistry, AFormulationFromOutsideTheLibraryRunsThroughTheStepper
       "registry_test.yaml", ".");
   ASSERT_TRUE(read.ok()) << read.error().ToString();
   sim::Scene scene = read.value();
-  scene.settings.formulation = &kFreeMotion;
+  scene.model.settings.formulation = &kFreeMotion;
   ASSERT_EQ(sim::ValidateScene(scene), "");
   free_motion_solves = 0;
   sim::Recording recording;
@@ -106,8 +106,8 @@ TEST(FormulationRegistry, AFormulationFromOutsideTheLibraryRunsThroughTheStepper
   ASSERT_EQ(summary.steps, 50);
   // Semi-implicit Euler from rest: v_n = −g h n, z_n = z0 − g h² n (n + 1) / 2.
   const double g = 9.81, h = 0.01, n = summary.steps;
-  const int ball = scene.model.FindBody("ball");
-  const double z = recording.frames.back().q[scene.model.bodies[ball].q_index + 2];
+  const int ball = scene.model.multibody.FindBody("ball");
+  const double z = recording.frames.back().q[scene.model.multibody.bodies[ball].q_index + 2];
   EXPECT_NEAR(z, 0.1 - g * h * h * n * (n + 1) / 2, 1e-12);
   // The scene checks ask the descriptor too: it takes no deformable bodies.
   EXPECT_FALSE(kFreeMotion.supports.deformable_bodies);

@@ -32,7 +32,7 @@ SceneRun RunScene(const std::string& yaml) {
 }
 
 double JointPosition(const SceneRun& run, const std::string& joint, const sim::Frame& f) {
-  return f.q[run.scene.model.bodies[run.scene.model.FindBody(joint)].q_index];
+  return f.q[run.scene.model.multibody.bodies[run.scene.model.multibody.FindBody(joint)].q_index];
 }
 
 // A flat 0.2 × 0.2 × 0.02 m, 1 kg plate at rest on a 30° incline with μ = 0.7 > tan 30°: it
@@ -59,7 +59,8 @@ bodies:
   const SceneRun run = RunScene(yaml);
   const sim::Frame& mid = run.recording.frames[run.recording.frames.size() / 2];
   const sim::Frame& last = run.recording.frames.back();
-  const int at = run.scene.model.bodies[run.scene.model.FindBody("plate")].q_index;
+  const int at =
+      run.scene.model.multibody.bodies[run.scene.model.multibody.FindBody("plate")].q_index;
   return (last.q.segment<3>(at) - mid.q.segment<3>(at)).norm() / (last.time - mid.time);
 }
 
@@ -236,12 +237,10 @@ bodies:
                                               "resting.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
   sim::Scene& s = scene.value();
-  multibody::Data data = multibody::MakeData(s.model);
-  sim::State state = s.initial;
-  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(s.model.nv);
+  sim::Data data = sim::MakeData(s.model, s.initial);
   sim::StepReport report;
   for (int k = 0; k < 50; ++k) {
-    report = sim::Step(s.model, data, s.world, state, tau, s.time_step, s.settings);
+    report = sim::Step(s.model, data);
     ASSERT_EQ(report.status, LcpStatus::kSolved) << report.message;
   }
   ASSERT_EQ(report.num_contacts(), 4);
@@ -257,7 +256,7 @@ TEST(SapDeterminism, SameSceneGivesBitIdenticalStates) {
       std::string(coulomb::testing::SourceDir()) + "/examples/scenes/pyramid.yaml";
   Expected<sim::Scene> scene = io::ReadSceneFile(path);
   ASSERT_TRUE(scene.ok());
-  scene.value().settings.formulation = testing_support::Named("sap");
+  scene.value().model.settings.formulation = testing_support::Named("sap");
   scene.value().duration = 0.5;
   const sim::RunSummary a = sim::Simulate(scene.value(), nullptr);
   const sim::RunSummary b = sim::Simulate(scene.value(), nullptr);

@@ -52,20 +52,20 @@ struct InclineRun {
 // A 0.2 m cube (1 kg) released at rest on a plane tilted by `slope` about y, for `seconds`.
 InclineRun RunIncline(double mu, double slope, double seconds, double h,
                       const FormulationSettings& settings) {
-  multibody::Model model;
-  geometry::CollisionWorld world;
-  AddCube(model, world, 0.1, 1.0, mu);
+  sim::Model m;
+  AddCube(m.multibody, m.world, 0.1, 1.0, mu);
   const Eigen::Matrix3d R = Eigen::AngleAxisd(slope, Eigen::Vector3d::UnitY()).toRotationMatrix();
-  world.Add({"incline", -1, geometry::HalfSpace{}, {R, Eigen::Vector3d::Zero()}, mu});
-  multibody::Data data = multibody::MakeData(model);
-  sim::State state = sim::MakeRestState(model);
-  Eigen::VectorXd& q = state.q;
-  Place(model, 0, R, R * Eigen::Vector3d(0, 0, 0.1), q);
+  m.world.Add({"incline", -1, geometry::HalfSpace{}, {R, Eigen::Vector3d::Zero()}, mu});
+  m.time_step = h;
+  m.settings = settings;
+  sim::State initial = sim::MakeRestState(m.multibody);
+  Place(m.multibody, 0, R, R * Eigen::Vector3d(0, 0, 0.1), initial.q);
+  sim::Data data = sim::MakeData(m, initial);
+  const Eigen::VectorXd& q = data.state.q;
   const Eigen::Vector3d start = q.head<3>();
   InclineRun run;
   for (int step = 0; step < static_cast<int>(std::round(seconds / h)); ++step) {
-    const sim::StepReport report =
-        sim::Step(model, data, world, state, Eigen::VectorXd::Zero(6), h, settings);
+    const sim::StepReport& report = sim::Step(m, data);
     run.all_solved = run.all_solved && report.status == LcpStatus::kSolved;
     run.max_penetration = std::max(run.max_penetration, report.max_penetration);
   }
@@ -104,19 +104,22 @@ TEST_P(SteppingTest, BoxSticksWhenFrictionSuffices) {
 TEST_P(SteppingTest, StackOfFiveCubesStands) {
   // Box–box manifolds (four corners each) and redundant contacts: the LCP is degenerate, and
   // the stack must neither drift nor sink over 2 s at h = 2 ms.
-  multibody::Model model;
-  geometry::CollisionWorld world;
-  for (int k = 0; k < 5; ++k) AddCube(model, world, 0.1, 1.0, 0.5);
-  world.Add({"ground", -1, geometry::HalfSpace{}, {}, 0.5});
-  multibody::Data data = multibody::MakeData(model);
-  sim::State state = sim::MakeRestState(model);
-  Eigen::VectorXd &q = state.q, &v = state.v;
-  for (int k = 0; k < 5; ++k)
-    Place(model, k, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0, 0, 0.1 + 0.2 * k), q);
+  sim::Model m;
+  for (int k = 0; k < 5; ++k) AddCube(m.multibody, m.world, 0.1, 1.0, 0.5);
+  m.world.Add({"ground", -1, geometry::HalfSpace{}, {}, 0.5});
+  m.time_step = 2e-3;
+  m.settings = Settings();
+  sim::State initial = sim::MakeRestState(m.multibody);
+  for (int k = 0; k < 5; ++k) {
+    Place(m.multibody, k, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0, 0, 0.1 + 0.2 * k),
+          initial.q);
+  }
+  sim::Data data = sim::MakeData(m, initial);
+  const Eigen::VectorXd &q = data.state.q, &v = data.state.v;
+  const multibody::Model& model = m.multibody;
   int max_contacts = 0;
   for (int step = 0; step < 1000; ++step) {
-    const sim::StepReport r =
-        sim::Step(model, data, world, state, Eigen::VectorXd::Zero(model.nv), 2e-3, Settings());
+    const sim::StepReport& r = sim::Step(m, data);
     ASSERT_EQ(r.status, LcpStatus::kSolved) << "step " << step;
     ASSERT_EQ(r.unsupported_pairs, 0);
     max_contacts = std::max(max_contacts, r.num_contacts());
@@ -145,7 +148,7 @@ bodies:
 )",
                                               "soft.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  scene.value().settings = Settings();
+  scene.value().model.settings = Settings();
   sim::Recording recording;
   const sim::RunSummary summary = sim::Simulate(scene.value(), &recording);
   EXPECT_EQ(summary.failed_steps, 0);
@@ -169,7 +172,7 @@ struct ThreeCubeRun {
   sim::Recording recording;
   sim::RunSummary summary;
   double TopCubeHeight() const {
-    return recording.frames.back().q[scene.model.bodies.back().q_index + 2];
+    return recording.frames.back().q[scene.model.multibody.bodies.back().q_index + 2];
   }
 };
 

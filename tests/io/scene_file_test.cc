@@ -46,24 +46,24 @@ TEST(SceneFile, UrdfMountedOnAParentWithoutSelfCollision) {
   const auto scene = io::ParseScene(text, "s.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
   const sim::Scene& s = scene.value();
-  EXPECT_EQ(s.model.nv, 6 + 7 + 16);  // the ball floats
+  EXPECT_EQ(s.model.multibody.nv, 6 + 7 + 16);  // the ball floats
   int link7 = -1, hand = -1;
-  for (std::size_t b = 0; b < s.model.bodies.size(); ++b) {
-    if (s.model.bodies[b].name == "iiwa_link_7") link7 = static_cast<int>(b);
-    if (s.model.bodies[b].name == "hand_root") hand = static_cast<int>(b);
+  for (std::size_t b = 0; b < s.model.multibody.bodies.size(); ++b) {
+    if (s.model.multibody.bodies[b].name == "iiwa_link_7") link7 = static_cast<int>(b);
+    if (s.model.multibody.bodies[b].name == "hand_root") hand = static_cast<int>(b);
   }
   ASSERT_GE(hand, 0);
-  EXPECT_EQ(s.model.bodies[hand].parent, link7);
+  EXPECT_EQ(s.model.multibody.bodies[hand].parent, link7);
   // Robot shapes share one group that excludes itself; the ball (group 1) meets them all.
   std::uint32_t robot_group = 0;
-  for (const geometry::CollisionGeometry& g : s.world.geometries) {
+  for (const geometry::CollisionGeometry& g : s.model.world.geometries) {
     if (g.body <= 0) continue;  // the ball is body 0
     if (robot_group == 0) robot_group = g.group;
     EXPECT_EQ(g.group, robot_group) << g.name;
     EXPECT_EQ(g.group & g.mask, 0u) << g.name;
   }
   EXPECT_NE(robot_group, 1u);
-  EXPECT_NE(robot_group & s.world.geometries[0].mask, 0u);
+  EXPECT_NE(robot_group & s.model.world.geometries[0].mask, 0u);
   EXPECT_EQ(ErrorOf(text + "    floating_base: true\n").field, "urdf[1].parent");
   const InputError unknown = ErrorOf(
       "coulomb: 1\nurdf:\n  - file: " + data +
@@ -93,15 +93,16 @@ bodies:
   const sim::Scene& s = scene.value();
   EXPECT_EQ(s.name, "demo");
   EXPECT_EQ(s.NumSteps(), 250);
-  EXPECT_EQ(s.settings.formulation, testing_support::Named("cone"));
-  ASSERT_EQ(s.model.bodies.size(), 1u);  // the fixed ground is static geometry, not a body
+  EXPECT_EQ(s.model.settings.formulation, testing_support::Named("cone"));
+  ASSERT_EQ(s.model.multibody.bodies.size(),
+            1u);  // the fixed ground is static geometry, not a body
   const double mass = 500 * 4.0 / 3.0 * std::numbers::pi * 1e-3;
-  EXPECT_NEAR(s.model.bodies[0].inertia.mass, mass, 1e-12);
-  EXPECT_NEAR(s.model.bodies[0].inertia.rotational(0, 0), 0.4 * mass * 0.01, 1e-14);
-  ASSERT_EQ(s.world.geometries.size(), 2u);
-  EXPECT_EQ(s.world.geometries[0].body, -1);
-  EXPECT_DOUBLE_EQ(s.world.geometries[1].friction, 0.8);
-  EXPECT_DOUBLE_EQ(s.world.geometries[1].restitution, 0.2);
+  EXPECT_NEAR(s.model.multibody.bodies[0].inertia.mass, mass, 1e-12);
+  EXPECT_NEAR(s.model.multibody.bodies[0].inertia.rotational(0, 0), 0.4 * mass * 0.01, 1e-14);
+  ASSERT_EQ(s.model.world.geometries.size(), 2u);
+  EXPECT_EQ(s.model.world.geometries[0].body, -1);
+  EXPECT_DOUBLE_EQ(s.model.world.geometries[1].friction, 0.8);
+  EXPECT_DOUBLE_EQ(s.model.world.geometries[1].restitution, 0.2);
   EXPECT_DOUBLE_EQ(s.initial.q[2], 1.0);
   EXPECT_DOUBLE_EQ(s.initial.v[0], 1.0);
 }
@@ -166,8 +167,8 @@ TEST(SceneFile, SpeculativeContactsAreOnUnlessTurnedOff) {
   const auto on = io::ParseScene("coulomb: 1\n", "on.yaml", ".");
   const auto off = io::ParseScene("coulomb: 1\nspeculative_contacts: false\n", "off.yaml", ".");
   ASSERT_TRUE(on.ok() && off.ok());
-  EXPECT_TRUE(on.value().world.speculative);
-  EXPECT_FALSE(off.value().world.speculative);
+  EXPECT_TRUE(on.value().model.world.speculative);
+  EXPECT_FALSE(off.value().model.world.speculative);
 }
 
 TEST(SceneFile, SapNewtonSettings) {
@@ -177,7 +178,7 @@ TEST(SceneFile, SapNewtonSettings) {
       "         try_full_step: false}\n",
       "s.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  const convex::SapSolverParams& solver = scene.value().settings.sap.solver;
+  const convex::SapSolverParams& solver = scene.value().model.settings.sap.solver;
   EXPECT_EQ(solver.lagged.max_cg_iterations, 30);
   EXPECT_DOUBLE_EQ(solver.lagged.cg_tolerance, 0.05);
   EXPECT_FALSE(solver.line_search_settings.try_full_step);
@@ -193,11 +194,12 @@ TEST(SceneFile, DeformableBodies) {
           "     velocity: [1, 0, 0], fixed: {min: [-1, -1, 1.04], max: [1, 1, 2]}}\n",
       "inline.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  const fem::FemBody& jelly = scene.value().deformables.bodies.at(0);
+  const fem::FemBody& jelly = scene.value().model.deformables.bodies.at(0);
   EXPECT_EQ(jelly.rest.num_vertices(), 18);
   EXPECT_EQ(jelly.fixed_vertices.size(), 9u);  // the top face, z = 1.05
   EXPECT_NEAR(jelly.rest.vertices.row(2).minCoeff(), 0.95, 1e-12);
-  EXPECT_EQ(scene.value().settings.formulation, testing_support::Named("sap"));  // the default
+  EXPECT_EQ(scene.value().model.settings.formulation,
+            testing_support::Named("sap"));                         // the default
   EXPECT_EQ(scene.value().initial.deformables.at(0).v(0, 0), 1.0);  // a free bottom vertex
   InputError e = ErrorOf(head + "  - {mesh: {type: blob}}\n");
   EXPECT_EQ(e.field, "deformables[0].mesh.type");
@@ -253,15 +255,15 @@ TEST(SceneFile, MeshShapesFromObjFiles) {
   const auto scene = io::ParseScene(text, "m.yaml", dir);
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
   const sim::Scene& s = scene.value();
-  ASSERT_EQ(s.model.bodies.size(), 1u);
-  const math::Inertia& inertia = s.model.bodies[0].inertia;
+  ASSERT_EQ(s.model.multibody.bodies.size(), 1u);
+  const math::Inertia& inertia = s.model.multibody.bodies[0].inertia;
   EXPECT_NEAR(inertia.mass, 500 * 0.2 * 0.1 * 0.1, 1e-12);
   // cube.obj spans 0..1, so the scaled hull's centroid sits at half its extents in the body.
   EXPECT_TRUE(inertia.com.isApprox(Eigen::Vector3d(0.1, 0.05, 0.05), 1e-12));
   EXPECT_NEAR(inertia.rotational(0, 0), inertia.mass * (0.01 + 0.01) / 12, 1e-12);
-  ASSERT_EQ(s.world.geometries.size(), 2u);
-  EXPECT_TRUE(std::holds_alternative<geometry::TriangleMesh>(s.world.geometries[0].shape));
-  EXPECT_TRUE(std::holds_alternative<geometry::ConvexMesh>(s.world.geometries[1].shape));
+  ASSERT_EQ(s.model.world.geometries.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<geometry::TriangleMesh>(s.model.world.geometries[0].shape));
+  EXPECT_TRUE(std::holds_alternative<geometry::ConvexMesh>(s.model.world.geometries[1].shape));
 }
 
 TEST(SceneFile, MeshShapeErrorsNameTheField) {

@@ -97,7 +97,7 @@ class SceneRobot : public ::testing::Test {
     return io::ParseScene(text, (dir_ / "s.yaml").string(), dir_.string());
   }
   static double Q(const sim::Scene& s, const std::string& joint) {
-    for (const multibody::Body& b : s.model.bodies) {
+    for (const multibody::Body& b : s.model.multibody.bodies) {
       if (b.joint_name == joint) return s.initial.q[b.q_index];
     }
     ADD_FAILURE() << "no joint " << joint;
@@ -115,7 +115,7 @@ TEST_F(SceneRobot, StlMeshFromAPackageFoundAboveTheUrdfBecomesTheLinksHull) {
   const Expected<sim::Scene> scene = Load("");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
   int meshes = 0;
-  for (const geometry::CollisionGeometry& g : scene.value().world.geometries) {
+  for (const geometry::CollisionGeometry& g : scene.value().model.world.geometries) {
     if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
   }
   EXPECT_EQ(meshes, 1);
@@ -133,7 +133,7 @@ TEST_F(SceneRobot, VisualMeshesReachTheReplayAndAbsentOnesAreNoError) {
   }
   sim::Recording recording;
   sim::Scene short_run = scene.value();
-  short_run.duration = short_run.time_step;
+  short_run.duration = short_run.model.time_step;
   sim::Simulate(short_run, &recording);
   const Expected<std::string> page = io::MakeHtmlReplay(short_run, recording);
   if (!page.ok()) GTEST_SKIP() << "this build has no three.js: " << page.error().ToString();
@@ -200,12 +200,12 @@ TEST_F(SceneRobot, OverlappingLinksAreFilteredSaidAndCanBeRestored) {
   EXPECT_NE(notes.find("base–knee (20 mm)"), std::string::npos) << notes;
   const auto excluded = [](const sim::Scene& s, const std::string& a, const std::string& b) {
     int ia = -2, ib = -2;
-    for (std::size_t i = 0; i < s.model.bodies.size(); ++i) {
-      if (s.model.bodies[i].name == a) ia = static_cast<int>(i);
-      if (s.model.bodies[i].name == b) ib = static_cast<int>(i);
+    for (std::size_t i = 0; i < s.model.multibody.bodies.size(); ++i) {
+      if (s.model.multibody.bodies[i].name == a) ia = static_cast<int>(i);
+      if (s.model.multibody.bodies[i].name == b) ib = static_cast<int>(i);
     }
     const std::pair<int, int> pair(std::min(ia, ib), std::max(ia, ib));
-    const auto& list = s.world.excluded_body_pairs;
+    const auto& list = s.model.world.excluded_body_pairs;
     return std::find(list.begin(), list.end(), pair) != list.end();
   };
   EXPECT_TRUE(excluded(scene.value(), "base", "knee"));

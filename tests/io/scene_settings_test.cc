@@ -39,8 +39,8 @@ std::string WithSettings(const std::string& text, const std::string& settings) {
 
 // The state after a few steps: what the settings make of the scene, not just how they print.
 std::uint64_t HashAfterSteps(sim::Scene scene, int steps) {
-  scene.duration = steps * scene.time_step;
-  scene.settings.measure_accuracy = false;
+  scene.duration = steps * scene.model.time_step;
+  scene.model.settings.measure_accuracy = false;
   return sim::Simulate(scene, nullptr).state_hash;
 }
 
@@ -67,7 +67,8 @@ TEST(SceneSettings, EveryExamplesPrintedSettingsReadBackToTheSameSettingsAndRun)
     Expected<sim::Scene> reread = ParseScene(WithSettings(text.value(), printed), path, base);
     ASSERT_TRUE(reread.ok()) << reread.error().ToString() << "\n" << printed;
     EXPECT_EQ(EffectiveSettingsYaml(reread.value()), printed);
-    EXPECT_EQ(reread.value().settings.formulation, original.value().settings.formulation);
+    EXPECT_EQ(reread.value().model.settings.formulation,
+              original.value().model.settings.formulation);
     // Three steps: contact and the solver's settings already shape the state (bit for bit).
     EXPECT_EQ(HashAfterSteps(reread.value(), 3), HashAfterSteps(original.value(), 3));
   }
@@ -83,7 +84,7 @@ SettingValue OtherValue(const SceneSetting& setting, const SettingValue& current
       return Eigen::Vector3d(std::get<Eigen::Vector3d>(current) + Eigen::Vector3d(0.25, -0.5, 1));
     case SettingType::kChoice: {
       if (setting.key == "formulation") return std::string("cone");
-      std::string names(setting.choices.empty() ? scene.settings.formulation->solver_names
+      std::string names(setting.choices.empty() ? scene.model.settings.formulation->solver_names
                                                 : setting.choices);
       std::vector<std::string> list;
       std::stringstream stream(names);
@@ -111,10 +112,10 @@ TEST(SceneSettings, EverySettingOfEveryFormulationRoundTripsAwayFromItsDefault) 
     const int variants = 4;  // each choice's names in turn (the solvers of solver.name)
     for (int variant = 0; variant < variants; ++variant) {
       sim::Scene scene;
-      scene.settings.formulation = formulation;
+      scene.model.settings.formulation = formulation;
       geometry::CollisionGeometry ground;  // a surface for `friction` to reach
       ground.shape = geometry::HalfSpace{};
-      scene.world.Add(ground);
+      scene.model.world.Add(ground);
       int changed = 0;
       for (const SceneSetting& s : SceneSettings()) {
         if (s.key == "formulation") continue;  // one formulation per pass
@@ -152,15 +153,15 @@ TEST(SceneSettings, EverySettingOfEveryFormulationRoundTripsAwayFromItsDefault) 
 TEST(SceneSettings, OverridesChangeTheSettingOrSayWhatIsWrong) {
   sim::Scene scene;
   EXPECT_EQ(ApplySettingOverride("formulation=cone", scene), "");
-  EXPECT_EQ(scene.settings.formulation->name, "cone");
+  EXPECT_EQ(scene.model.settings.formulation->name, "cone");
   EXPECT_EQ(ApplySettingOverride("solver.tolerance=1e-9", scene), "");
-  EXPECT_EQ(scene.settings.cone.settings.tolerance, 1e-9);
+  EXPECT_EQ(scene.model.settings.cone.settings.tolerance, 1e-9);
   // Shared keys set every formulation's parameter, as in scene files.
-  EXPECT_EQ(scene.settings.velocity_lcp.settings.pgs.acceptance_tolerance, 1e-9);
+  EXPECT_EQ(scene.model.settings.velocity_lcp.settings.pgs.acceptance_tolerance, 1e-9);
   EXPECT_EQ(ApplySettingOverride("gravity=[0, 0, -1.62]", scene), "");
-  EXPECT_EQ(scene.model.gravity.z(), -1.62);
+  EXPECT_EQ(scene.model.multibody.gravity.z(), -1.62);
   EXPECT_EQ(ApplySettingOverride("solver.name=nsgs", scene), "");
-  EXPECT_EQ(scene.settings.formulation->solver_name(scene.settings), "nsgs");
+  EXPECT_EQ(scene.model.settings.formulation->solver_name(scene.model.settings), "nsgs");
 
   EXPECT_EQ(ApplySettingOverride("solver.tolerance=2", scene),
             "solver.tolerance: 2 is not in [1e-16, 1]");
@@ -176,8 +177,8 @@ TEST(SceneSettings, OverridesChangeTheSettingOrSayWhatIsWrong) {
             "solver.name: unknown cone solver 'dantzig' (nsgs, nsn, ppa, portfolio)");
   EXPECT_NE(ApplySettingOverride("gravity=[0, 0", scene).find("is not a YAML value"),
             std::string::npos);
-  EXPECT_EQ(scene.settings.cone.settings.tolerance, 1e-9);  // refused values changed nothing
-  EXPECT_EQ(scene.settings.formulation->name, "cone");
+  EXPECT_EQ(scene.model.settings.cone.settings.tolerance, 1e-9);  // refused values changed nothing
+  EXPECT_EQ(scene.model.settings.formulation->name, "cone");
 }
 
 // Settings that reach into the scene's contents: gravity into each deformable body (whose FEM
@@ -186,17 +187,18 @@ TEST(SceneSettings, GravityAndFrictionReachDeformableBodiesAndEverySurface) {
   Expected<sim::Scene> loaded = ReadSceneFile(kExamples + "/soft_ball.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
   sim::Scene& scene = loaded.value();
-  ASSERT_FALSE(scene.deformables.bodies.empty());
+  ASSERT_FALSE(scene.model.deformables.bodies.empty());
   ASSERT_EQ(ApplySettingOverride("gravity=[0, 0, -1.62]", scene), "");
   ASSERT_EQ(ApplySettingOverride("friction=0.25", scene), "");
-  for (const fem::FemBody& body : scene.deformables.bodies) {
+  for (const fem::FemBody& body : scene.model.deformables.bodies) {
     EXPECT_EQ(body.gravity.z(), -1.62);
     EXPECT_EQ(body.friction, 0.25);
   }
-  for (const geometry::CollisionGeometry& g : scene.world.geometries) EXPECT_EQ(g.friction, 0.25);
+  for (const geometry::CollisionGeometry& g : scene.model.world.geometries)
+    EXPECT_EQ(g.friction, 0.25);
   EXPECT_NE(EffectiveSettingsYaml(scene).find("friction: 0.25"), std::string::npos);
   // A scene whose surfaces differ prints no common friction (its materials say it).
-  scene.world.geometries.front().friction = 0.5;
+  scene.model.world.geometries.front().friction = 0.5;
   EXPECT_EQ(EffectiveSettingsYaml(scene).find("\nfriction:"), std::string::npos);
 }
 

@@ -77,7 +77,7 @@ TEST(Checkpoint, ResumedRigidRunIsBitIdenticalUnderEveryFormulation) {
   for (const Formulation* formulation : Formulations()) {
     SCOPED_TRACE(formulation->name);
     Scene scene = LoadExample("stack");  // 40 contacts from the first step: warm starts matter
-    scene.settings.formulation = formulation;
+    scene.model.settings.formulation = formulation;
     scene.duration = 0.3;  // 60 steps of 5 ms
     const RunSummary straight = Simulate(scene, nullptr);
     ASSERT_EQ(straight.steps, 60);
@@ -94,8 +94,8 @@ TEST(Checkpoint, ResumedRigidRunIsBitIdenticalUnderEveryFormulation) {
 // resumed without it takes other iterations and ends elsewhere.
 TEST(Checkpoint, ResumingWithoutTheWarmStartWouldNotContinueTheSameRun) {
   Scene scene = LoadExample("stack");
-  scene.settings.formulation = FindFormulation("cone");
-  ASSERT_NE(scene.settings.formulation, nullptr);
+  scene.model.settings.formulation = FindFormulation("cone");
+  ASSERT_NE(scene.model.settings.formulation, nullptr);
   scene.duration = 0.15;
   const RunSummary straight = Simulate(scene, nullptr);
   RunCheckpoint checkpoint = InterruptedRun(scene, 10, 10, ScratchFile("cone_no_warm.ckpt"));
@@ -110,11 +110,11 @@ TEST(Checkpoint, ResumedDeformableRunIsBitIdentical) {
   const RunSummary straight = Simulate(scene, nullptr);
   ASSERT_GT(straight.max_contacts, 0);
   const RunCheckpoint checkpoint = InterruptedRun(scene, 4, 5, ScratchFile("soft_ball.ckpt"));
-  ASSERT_FALSE(scene.deformables.bodies.empty());
-  ASSERT_EQ(checkpoint.deformables.size(), scene.deformables.bodies.size());
+  ASSERT_FALSE(scene.model.deformables.bodies.empty());
+  ASSERT_EQ(checkpoint.deformables.size(), scene.model.deformables.bodies.size());
   for (std::size_t d = 0; d < checkpoint.deformables.size(); ++d) {
     EXPECT_EQ(checkpoint.deformables[d].R0.size(),
-              static_cast<std::size_t>(scene.deformables.bodies[d].rest.num_tets()));
+              static_cast<std::size_t>(scene.model.deformables.bodies[d].rest.num_tets()));
   }
   ExpectSameRun(Resume(scene, checkpoint), straight);
 }
@@ -122,14 +122,15 @@ TEST(Checkpoint, ResumedDeformableRunIsBitIdentical) {
 TEST(Checkpoint, ACheckpointThatDoesNotFitTheSceneIsRefusedSayingWhy) {
   Scene stack = LoadExample("stack");
   stack.duration = 0.05;
-  const RunCheckpoint checkpoint = MakeCheckpoint(stack, stack.initial, 0, {});
+  const RunCheckpoint checkpoint =
+      MakeCheckpoint(stack.model, sim::MakeData(stack.model, stack.initial), {});
   EXPECT_EQ(CheckResumable(stack, checkpoint), "");
   Scene drop = LoadExample("drop");
   EXPECT_NE(CheckResumable(drop, checkpoint).find("time step"), std::string::npos);
-  drop.time_step = stack.time_step;
+  drop.model.time_step = stack.model.time_step;
   EXPECT_NE(CheckResumable(drop, checkpoint).find("nq ="), std::string::npos);
   Scene other = stack;
-  other.settings.formulation = FindFormulation("sap");
+  other.model.settings.formulation = FindFormulation("sap");
   EXPECT_NE(CheckResumable(other, checkpoint).find("formulation velocity-lcp"), std::string::npos);
   RunCheckpoint late = checkpoint;
   late.steps_done = stack.NumSteps() + 1;

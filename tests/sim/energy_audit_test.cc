@@ -33,7 +33,7 @@ TEST(EnergyAudit, StiffExplicitPdFailsItsFirstStepNamingTheJointAndRatio) {
   // M ≈ m l²/3 ≈ 0.056 kg m² about the hinge: kp = 1e5 at δt = 10 ms gives kp·δt²/M ≈ 180.
   Scene scene = Arm("{joint: arm, type: pd, kp: 1.0e5, kd: 0, target: 1}", 0.01, 0.05);
   for (const char* name : {"velocity-lcp", "cone", "trinkle"}) {
-    scene.settings.formulation = FindFormulation(name);
+    scene.model.settings.formulation = FindFormulation(name);
     const RunSummary run = Simulate(scene, nullptr);
     EXPECT_GT(run.failed_steps, 0) << name;
     EXPECT_NE(run.first_failure.find("step 0 "), std::string::npos) << run.first_failure;
@@ -57,7 +57,7 @@ TEST(EnergyAudit, StableExplicitPdAndTorqueWorkPass) {
 
 TEST(EnergyAudit, SapTakesTheSameStiffGainsAsImplicitDrives) {
   Scene scene = Arm("{joint: arm, type: pd, kp: 1.0e5, kd: 0, target: 1}", 0.01, 0.5);
-  scene.settings.formulation = FindFormulation("sap");
+  scene.model.settings.formulation = FindFormulation("sap");
   const RunSummary run = Simulate(scene, nullptr);
   EXPECT_EQ(run.failed_steps, 0) << run.first_failure;
   // Kinetic + gravitational of a swing to about 1 rad is ~1 J; explicit steps reach 1e20 J.

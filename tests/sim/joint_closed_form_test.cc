@@ -42,7 +42,7 @@ bodies:
 )";
   Expected<sim::Scene> scene = io::ParseScene(text, "damping.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  scene.value().settings.formulation = GetParam();
+  scene.value().model.settings.formulation = GetParam();
   sim::Recording recording;
   const sim::RunSummary run = sim::Simulate(scene.value(), &recording);
   EXPECT_EQ(run.failed_steps, 0) << run.first_failure;
@@ -70,7 +70,7 @@ actuators:
 )";
   Expected<sim::Scene> scene = io::ParseScene(text, "mimic.yaml", ".");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  scene.value().settings.formulation = GetParam();
+  scene.value().model.settings.formulation = GetParam();
   EXPECT_EQ(sim::ConstraintsIgnoredBy(scene.value()), "");
   sim::Recording recording;
   const sim::RunSummary run = sim::Simulate(scene.value(), &recording);

@@ -59,7 +59,7 @@ Scene Stack(const Formulation& formulation) {
       io::ReadSceneFile(std::string(coulomb::testing::SourceDir()) + "/examples/scenes/stack.yaml");
   EXPECT_TRUE(scene.ok());
   Scene s = scene.ok() ? std::move(scene.value()) : Scene{};
-  s.settings.formulation = &formulation;
+  s.model.settings.formulation = &formulation;
   s.duration = 0.05;  // 10 steps; the fault is at step 0
   return s;
 }
@@ -77,7 +77,7 @@ TEST(NonFiniteStop, NanVelocityStopsTheRunNamingBodyStepAndSolveStage) {
   const RunSummary summary = Simulate(scene, &recording);
   EXPECT_EQ(summary.steps, 1);
   EXPECT_EQ(summary.failed_steps, 1);  // though the spoiled solver said "solved"
-  const std::string last_body = scene.model.bodies.back().name;
+  const std::string last_body = scene.model.multibody.bodies.back().name;
   EXPECT_NE(summary.stopped.find("step 0 (t = 0 s) left a non-finite state"), std::string::npos)
       << summary.stopped;
   EXPECT_NE(summary.stopped.find("body '" + last_body + "' (v not finite)"), std::string::npos)
@@ -95,7 +95,7 @@ TEST(NonFiniteStop, NanImpulseIsTracedToTheImpulses) {
   const Scene scene = Stack(kNanImpulse);
   const RunSummary summary = Simulate(scene, nullptr);
   EXPECT_EQ(summary.steps, 1);
-  EXPECT_NE(summary.stopped.find("body '" + scene.model.bodies.front().name + "'"),
+  EXPECT_NE(summary.stopped.find("body '" + scene.model.multibody.bodies.front().name + "'"),
             std::string::npos)
       << summary.stopped;
   EXPECT_NE(summary.stopped.find("solve (nan-impulse: the contact impulses)"), std::string::npos)
@@ -104,7 +104,7 @@ TEST(NonFiniteStop, NanImpulseIsTracedToTheImpulses) {
 
 TEST(NonFiniteStop, OverflowInTheAdvanceIsTracedToTheAdvance) {
   Scene scene = Stack(kOverflow);
-  scene.time_step = 10;  // the largest a scene takes: max double × 10 s overflows
+  scene.model.time_step = 10;  // the largest a scene takes: max double × 10 s overflows
   scene.duration = 20;
   Recording recording;
   const RunSummary summary = Simulate(scene, &recording);

@@ -113,9 +113,9 @@ TEST(SweepFile, ScenePathsAndSettingsBothReachTheRunScene) {
   Expected<sim::Scene> scene =
       BuildRunScene(*sweep.base, RunAssignments(sweep, MakeRunSpec(sweep, 0)));
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  EXPECT_DOUBLE_EQ(scene.value().time_step, 0.002);
+  EXPECT_DOUBLE_EQ(scene.value().model.time_step, 0.002);
   // The base scene is untouched.
-  EXPECT_DOUBLE_EQ(sweep.base->scene.time_step, 0.001);
+  EXPECT_DOUBLE_EQ(sweep.base->scene.model.time_step, 0.001);
 }
 
 TEST(SweepFile, DefectsNameTheLineAndTheKey) {

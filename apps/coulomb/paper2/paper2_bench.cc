@@ -41,19 +41,19 @@ Expected<sim::Scene> LoadCase(const Paper2Case& c, const std::string& dir) {
   Expected<sim::Scene> scene = io::ParseScene(scene_text, path, dir);
   if (!scene.ok()) return scene;
   if (c.duration > 0) scene.value().duration = c.duration;
-  if (c.time_step > 0) scene.value().time_step = c.time_step;
+  if (c.time_step > 0) scene.value().model.time_step = c.time_step;
   return scene;
 }
 
 int CountDofs(const sim::Scene& scene) {
-  int dofs = scene.model.nv;
-  for (const fem::FemBody& b : scene.deformables.bodies) dofs += 3 * b.rest.num_vertices();
+  int dofs = scene.model.multibody.nv;
+  for (const fem::FemBody& b : scene.model.deformables.bodies) dofs += 3 * b.rest.num_vertices();
   return dofs;
 }
 
 int CountHolonomic(const sim::Scene& scene) {
-  const multibody::Model& m = scene.model;
-  return static_cast<int>(scene.deformables.attachments.size() + m.couplers.size() +
+  const multibody::Model& m = scene.model.multibody;
+  return static_cast<int>(scene.model.deformables.attachments.size() + m.couplers.size() +
                           m.welds.size() + m.distances.size());
 }
 

@@ -18,8 +18,8 @@ constexpr double kTeddyShake[2] = {2.0, 4.0}, kBallShake[2] = {3.0, 5.0};
 constexpr double kArchSettle = 20.0, kArchSettleQuick = 4.0;
 
 int DeformableIndex(const sim::Scene& scene, const std::string& name) {
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
-    if (scene.deformables.bodies[d].name == name) return static_cast<int>(d);
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
+    if (scene.model.deformables.bodies[d].name == name) return static_cast<int>(d);
   }
   return -1;
 }
@@ -47,14 +47,14 @@ Figure JudgeCylinder(const sim::Scene& scene, const sim::Recording& rec,
                      const std::vector<std::pair<double, double>>& reference) {
   Figure f{"curve error", 0, "%", "", false, {}, reference};
   int plate = -1;
-  for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
-    if (scene.model.bodies[b].name == "plate") plate = static_cast<int>(b);
+  for (std::size_t b = 0; b < scene.model.multibody.bodies.size(); ++b) {
+    if (scene.model.multibody.bodies[b].name == "plate") plate = static_cast<int>(b);
   }
   if (plate < 0 || reference.empty()) {
     f.text = plate < 0 ? "no body 'plate' in the scene" : "no reference curve";
     return f;
   }
-  const int qi = scene.model.bodies[plate].q_index;
+  const int qi = scene.model.multibody.bodies[plate].q_index;
   // The reference as approach of force (it is monotone): the load is what the test controls.
   std::vector<std::pair<double, double>> by_force;
   for (const auto& [approach, force] : reference) by_force.emplace_back(force, approach);
@@ -99,10 +99,10 @@ Figure JudgeArch(const sim::Scene& scene, const sim::Recording& rec, bool should
     return f;
   }
   double lo = INFINITY, hi = -INFINITY;  // the span: horizontal extent of the blocks at rest
-  for (std::size_t d = 0; d < scene.deformables.bodies.size(); ++d) {
-    if (scene.deformables.bodies[d].name.rfind("block", 0) != 0) continue;
-    lo = std::min(lo, scene.deformables.bodies[d].rest.vertices.row(0).minCoeff());
-    hi = std::max(hi, scene.deformables.bodies[d].rest.vertices.row(0).maxCoeff());
+  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
+    if (scene.model.deformables.bodies[d].name.rfind("block", 0) != 0) continue;
+    lo = std::min(lo, scene.model.deformables.bodies[d].rest.vertices.row(0).minCoeff());
+    hi = std::max(hi, scene.model.deformables.bodies[d].rest.vertices.row(0).maxCoeff());
   }
   const double span = hi - lo;
   const double end = rec.frames.back().time;

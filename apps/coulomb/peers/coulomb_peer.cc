@@ -9,6 +9,7 @@
 #include "apps/coulomb/peers/peer_engine.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/step.h"
 
 namespace coulomb::peers {
 namespace {
@@ -117,44 +118,43 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
     return run;
   }
   sim::Scene& s = parsed.value();
+  sim::Model& model = s.model;
   std::vector<Tracked> tracked;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
-    const int b = s.model.FindBody(fmt::format("b{}", i));
-    for (geometry::CollisionGeometry& g : s.world.geometries) {
+    const int b = model.multibody.FindBody(fmt::format("b{}", i));
+    for (geometry::CollisionGeometry& g : model.world.geometries) {
       if (g.body != b) continue;
       tracked.push_back({b, g.X_BG});
       if (!scene.bodies_collide) g.group = 2, g.mask = 1;  // bodies touch only the planes
     }
   }
-  for (geometry::CollisionGeometry& g : s.world.geometries) {
+  for (geometry::CollisionGeometry& g : model.world.geometries) {
     if (g.body < 0 && !scene.bodies_collide) g.group = 1, g.mask = 2;
   }
   // The bench judges every engine by the same measures, computed from the poses afterwards; the
   // per-step accuracy measures only Coulomb has stay out of the timing (stated in the settings).
-  s.settings.measure_accuracy = false;
-  multibody::Data data = multibody::MakeData(s.model);
-  sim::State state = s.initial;
-  multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
-  run.frames.push_back(ReadFrame(0, data, tracked));
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(s.model.nv);
+  model.settings.measure_accuracy = false;
+  sim::Data data = sim::MakeData(model, s.initial);
+  const auto read_frame = [&](double time) {
+    multibody::CalcForwardKinematics(model.multibody, data.multibody, data.state.q, data.state.v);
+    return ReadFrame(time, data.multibody, tracked);
+  };
+  run.frames.push_back(read_frame(0));
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.multibody.nv);
   RunSteps(
       scene, run,
       [&](const Eigen::Vector3d& tau_w) {
         // A free body's angular velocity coordinates are in its own frame (joint.h).
         const int b = tracked[scene.torque->body].body;
-        tau.segment<3>(s.model.bodies[b].v_index + 3) = data.X_world[b].R.transpose() * tau_w;
+        tau.segment<3>(model.multibody.bodies[b].v_index + 3) =
+            data.multibody.X_world[b].R.transpose() * tau_w;
       },
       [&] {
-        const sim::StepReport& report =
-            sim::Step(s.model, data, s.world, state, tau, scene.time_step, s.settings);
+        const sim::StepReport& report = sim::Step(model, data, &tau);
         return StepOutcome{report.num_contacts(), static_cast<double>(report.iterations),
                            report.status != LcpStatus::kSolved};
       },
-      [&](double time) {
-        state.time = time;
-        multibody::CalcForwardKinematics(s.model, data, state.q, state.v);
-        return ReadFrame(time, data, tracked);
-      });
+      read_frame);
   return run;
 }
 

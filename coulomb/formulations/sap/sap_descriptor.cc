@@ -5,6 +5,7 @@
 
 #include "coulomb/convex/sap_solver.h"
 #include "coulomb/formulations/formulation.h"
+#include "coulomb/formulations/sap/deformable_coupling.h"
 
 namespace coulomb {
 
@@ -29,6 +30,11 @@ const Formulation kSapFormulation = {
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
            const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
           solution = SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
+        },
+    .solve_coupled =
+        [](const CoupledStepInput& input, const FormulationSettings& settings,
+           FormulationWorkspace& workspace) {
+          return SolveCoupledSapStep(input, settings.sap, &workspace.sap_factorization);
         },
 };
 

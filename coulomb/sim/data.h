@@ -1,0 +1,64 @@
+#pragma once
+// Everything a run of a Model changes (docs/DESIGN.md, "Model and Data"): the state, the clock,
+// the dynamics caches, the warm starts, every workspace of the step and the last step's report.
+// One Data belongs to one run and one thread at a time; a Model is shared by any number of them.
+// A copy of a Data steps on exactly as the original would (its SAP factor is refactored from the
+// matrix it was made from).
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <vector>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/fem/fem_model.h"
+#include "coulomb/formulations/formulation.h"
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/multibody/model.h"
+#include "coulomb/sim/model.h"
+#include "coulomb/sim/step_report.h"
+#include "coulomb/sim/warm_start.h"
+
+namespace coulomb::sim {
+
+// The state a step advances: what a checkpoint stores and what the state hash covers (with the
+// clock of Data).
+struct State {
+  Eigen::VectorXd q, v;
+  double time = 0;  // s
+  // Last step's contacts and impulses: the next step's warm start (warm_start.h).
+  std::vector<PersistentContact> contacts;
+  std::vector<fem::FemState> deformables;  // one per DeformableModel body
+};
+
+// The neutral configuration at rest, at t = 0.
+State MakeRestState(const multibody::Model& model);
+
+// What a step reuses from the last one, so that a warm step allocates as little as it can.
+struct StepWorkspace {
+  std::vector<double> reach;
+  geometry::CollisionScratch collision;
+  geometry::ContactDetection detection;
+  contact::ContactProblem problem;
+  ContactSolution solution;
+  Eigen::VectorXd warm_start;
+  Eigen::VectorXd tau;                        // nv: the step's generalized forces
+  std::vector<contact::JointDrive> drives;    // the step's implicit PD drives
+  std::vector<Eigen::VectorXd> deformable_v;  // the coupled solve's FEM velocities
+};
+
+struct Data {
+  State state;
+  // The clock: state.time = start_time + steps · h, written by Step alone (a running sum of h
+  // drifts: 1000 × 1e-3 s ≠ 1 s in floating point).
+  double start_time = 0;  // s
+  std::int64_t steps = 0;
+  multibody::Data multibody;         // kinematics and dynamics caches
+  FormulationWorkspace formulation;  // what the formulation keeps between steps
+  StepWorkspace step;
+  StepReport report;  // the last step's (Step returns it by reference)
+};
+
+// A Data at `initial`, its clock starting at initial.time.
+Data MakeData(const Model& model, const State& initial);
+
+}  // namespace coulomb::sim
