@@ -7,6 +7,8 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
@@ -60,5 +62,13 @@ struct Data {
 
 // A Data at `initial`, its clock starting at initial.time.
 Data MakeData(const Model& model, const State& initial);
+
+// "" when `state` can be stepped by `model`: sizes, finite q, v and time, unit quaternions
+// (|‖quat‖ − 1| ≤ 1e-3) and finite FEM vertices; else the first problem, naming the field and the
+// joint or body ("q[3:7], the quaternion of joint 'base' (body 'box'), has norm 0").
+std::string ValidateState(const Model& model, const State& state);
+
+// The first entry of `values` that is not finite, as "name[i] = nan"; "" when all are.
+std::string FirstNonFinite(const Eigen::Ref<const Eigen::VectorXd>& values, std::string_view name);
 
 }  // namespace coulomb::sim

@@ -25,15 +25,6 @@ std::string ValidateScene(const Scene& scene) {
     return fmt::format("duration / time_step = {:.3g} steps is more than 1e9",
                        scene.duration / scene.model.time_step);
   }
-  if (scene.initial.q.size() != scene.model.multibody.nq ||
-      scene.initial.v.size() != scene.model.multibody.nv) {
-    return fmt::format("initial state has {} positions and {} velocities, the model {} and {}",
-                       scene.initial.q.size(), scene.initial.v.size(), scene.model.multibody.nq,
-                       scene.model.multibody.nv);
-  }
-  if (!scene.initial.q.allFinite() || !scene.initial.v.allFinite()) {
-    return "the initial state has a NaN or infinite entry";
-  }
   if (std::string defect = fem::ValidateDeformableModel(
           scene.model.deformables, static_cast<int>(scene.model.multibody.bodies.size()));
       !defect.empty()) {
@@ -48,19 +39,8 @@ std::string ValidateScene(const Scene& scene) {
         FirstFormulationSupporting(&FormulationSupport::deformable_bodies)->name,
         scene.model.settings.formulation->name);
   }
-  if (scene.initial.deformables.size() != scene.model.deformables.bodies.size()) {
-    return fmt::format("initial state has {} deformable bodies, the scene {}",
-                       scene.initial.deformables.size(), scene.model.deformables.bodies.size());
-  }
-  for (std::size_t d = 0; d < scene.model.deformables.bodies.size(); ++d) {
-    const fem::FemState& s = scene.initial.deformables[d];
-    if (s.x.cols() != scene.model.deformables.bodies[d].rest.num_vertices() || !s.x.allFinite() ||
-        s.v.cols() != s.x.cols() || !s.v.allFinite()) {
-      return fmt::format(
-          "initial state of deformable body '{}' does not match its mesh or is "
-          "not finite",
-          scene.model.deformables.bodies[d].name);
-    }
+  if (std::string defect = ValidateState(scene.model, scene.initial); !defect.empty()) {
+    return "initial state: " + defect;
   }
   if (scene.record_every < 1)
     return fmt::format("record_every = {} must be >= 1", scene.record_every);

@@ -181,21 +181,6 @@ void Advance(const Model& model, Data& data) {
 
 }  // namespace
 
-State MakeRestState(const multibody::Model& model) {
-  State state;
-  state.q = model.NeutralConfiguration();
-  state.v = Eigen::VectorXd::Zero(model.nv);
-  return state;
-}
-
-Data MakeData(const Model& model, const State& initial) {
-  Data data;
-  data.state = initial;
-  data.start_time = initial.time;
-  data.multibody = multibody::MakeData(model.multibody);
-  return data;
-}
-
 const StepReport& Step(const Model& model, Data& data, const Eigen::VectorXd* applied) {
   StepReport& report = data.report;
   report.Reset();

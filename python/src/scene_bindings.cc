@@ -7,7 +7,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,7 +44,21 @@ struct Data {
   std::shared_ptr<const sim::Scene> scene;  // the Model this Data belongs to (kept alive)
   sim::Data data;
   Eigen::VectorXd tau;  // nv: generalized forces added to the actuators' at every step
+  // Held while a call changes `data` with the GIL released: a second thread stepping the same
+  // Data meanwhile gets an error instead of two steps writing the same workspaces.
+  std::unique_ptr<std::mutex> in_use = std::make_unique<std::mutex>();
 };
+
+// Holds d.in_use for one call that changes d, or raises if another thread is in one.
+std::unique_lock<std::mutex> Claim(Data& d) {
+  std::unique_lock<std::mutex> lock(*d.in_use, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    throw py::value_error(
+        "this Data is being stepped by another thread; give each thread its own Data "
+        "(model.make_data()), they may share the Model");
+  }
+  return lock;
+}
 
 Model Load(const std::string& path, const std::vector<std::string>& overrides) {
   Expected<sim::Scene> loaded = io::ReadSceneFile(path);
@@ -64,8 +80,11 @@ Model Load(const std::string& path, const std::vector<std::string>& overrides) {
 }
 
 Data MakeData(const Model& model) {
-  return Data{model.scene, sim::MakeData(model.scene->model, model.scene->initial),
-              Eigen::VectorXd::Zero(model.scene->model.multibody.nv)};
+  Data d;
+  d.scene = model.scene;
+  d.data = sim::MakeData(model.scene->model, model.scene->initial);
+  d.tau = Eigen::VectorXd::Zero(model.scene->model.multibody.nv);
+  return d;
 }
 
 // A NumPy array over `values` that keeps `owner` (the Data) alive and writes through.
@@ -96,6 +115,14 @@ py::dict StepN(const Model& model, Data& d, long long n) {
   }
   if (n < 0) throw py::value_error("n must be >= 0");
   const sim::Scene& scene = *model.scene;
+  const std::unique_lock<std::mutex> claimed = Claim(d);
+  // What Python wrote into the views since the last step, checked before it can spread NaN.
+  if (std::string defect = sim::ValidateState(scene.model, d.data.state); !defect.empty()) {
+    throw py::value_error("data: " + defect);
+  }
+  if (std::string bad = sim::FirstNonFinite(d.tau, "tau"); !bad.empty()) {
+    throw py::value_error("data: " + bad + " is not finite");
+  }
   std::vector<std::string> status(n), message(n);
   py::array_t<int> iterations(n), contacts(n);
   py::array_t<double> residual(n), penetration(n), time(n);
@@ -187,6 +214,7 @@ std::pair<Eigen::Vector3d, Eigen::Matrix3d> BodyPose(Data& d, const std::string&
   const sim::Scene& scene = *d.scene;
   const int body = scene.model.multibody.FindBody(name);
   if (body < 0) throw py::key_error("no body named '" + name + "'");
+  const std::unique_lock<std::mutex> claimed = Claim(d);
   multibody::CalcForwardKinematics(scene.model.multibody, d.data.multibody, d.data.state.q,
                                    d.data.state.v);
   const math::Transform& X = d.data.multibody.X_world[body];
@@ -321,6 +349,9 @@ void RegisterData(py::module_& m) {
       .def_property(
           "time", [](const Data& d) { return d.data.state.time; },
           [](Data& d, double t) {
+            if (!std::isfinite(t))
+              throw py::value_error(fmt::format("time = {} s is not finite", t));
+            const std::unique_lock<std::mutex> claimed = Claim(d);
             d.data.state.time = d.data.start_time = t;
             d.data.steps = 0;
           },

@@ -197,11 +197,73 @@ def test_bad_input_raises_clear_exceptions():
         coulomb.step(model, other)
     with pytest.raises(KeyError):
         model.make_data().body_pose("nobody")
-    # A NaN written into the state stops stepping with the step named, not a silent NaN.
+    # A state written from Python is checked at the next step, which names the field.
     data = model.make_data()
     data.v[0] = np.nan
-    with pytest.raises(coulomb.StepError, match="step 0"):
+    with pytest.raises(ValueError, match=r"v\[0\] = nan is not finite"):
         coulomb.step(model, data, n=5)
+    data = model.make_data()
+    data.q[3:7] = 0  # the box's quaternion (floating joint: position, then w, x, y, z)
+    with pytest.raises(ValueError, match=r"q\[3:7\], the quaternion .* has norm 0"):
+        coulomb.step(model, data)
+    data = model.make_data()
+    data.tau[2] = np.inf
+    with pytest.raises(ValueError, match=r"tau\[2\] = inf"):
+        coulomb.step(model, data)
+    with pytest.raises(ValueError, match="time = nan"):
+        data.time = float("nan")
+    assert data.steps == 0 and math.isfinite(data.time)
+
+
+# Two threads, each stepping its own Data of one shared Model with the GIL released, end where one
+# thread stepping both ends. In a fresh interpreter: the first arrays made inside step() by two
+# threads at once used to deadlock on pybind11's NumPy import.
+THREADS_SCRIPT = """
+import sys, threading
+import coulomb
+model = coulomb.load(sys.argv[1], duration=0.1)
+alone = model.make_data()
+coulomb.step(model, alone, n=model.num_steps)
+datas = [model.make_data() for _ in range(2)]
+threads = [threading.Thread(target=coulomb.step, args=(model, d, model.num_steps)) for d in datas]
+for t in threads: t.start()
+for t in threads: t.join()
+print(alone.state_hash(), *[d.state_hash() for d in datas])
+"""
+
+
+def test_threads_step_their_own_data_of_one_model_concurrently():
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", THREADS_SCRIPT, str(SCENES / "pyramid.yaml")],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    alone, first, second = out.stdout.split()
+    assert first == alone and second == alone
+
+
+def test_one_data_stepped_from_two_threads_at_once_raises():
+    import threading
+    model = coulomb.load(SCENES / "pyramid.yaml")
+    data = model.make_data()
+
+    def step_long():  # retried if this thread is the one refused first
+        while True:
+            try:
+                return coulomb.step(model, data, n=1000)
+            except ValueError:
+                continue
+
+    busy = threading.Thread(target=step_long)
+    busy.start()
+    refused = None
+    while busy.is_alive() and refused is None:
+        try:
+            coulomb.step(model, data)
+        except ValueError as e:
+            refused = str(e)
+    busy.join()
+    assert refused is not None and "another thread" in refused
 
 
 def test_same_input_gives_the_same_state_as_the_cli_reports():
