@@ -87,9 +87,8 @@ Transform JointTransform(JointType type, const Eigen::Vector3d& axis,
   return X;
 }
 
-Eigen::Matrix<double, 6, Eigen::Dynamic> MotionSubspace(JointType type,
-                                                        const Eigen::Vector3d& axis) {
-  Eigen::Matrix<double, 6, Eigen::Dynamic> S = Eigen::MatrixXd::Zero(6, VelocitySize(type));
+MotionSubspaceMatrix MotionSubspace(JointType type, const Eigen::Vector3d& axis) {
+  MotionSubspaceMatrix S = MotionSubspaceMatrix::Zero(6, VelocitySize(type));
   switch (type) {
     case JointType::kFixed:
       break;

@@ -39,9 +39,12 @@ int VelocitySize(JointType type);       // nv
 Transform JointTransform(JointType type, const Eigen::Vector3d& axis,
                          const Eigen::Ref<const Eigen::VectorXd>& q_joint);
 
+// A motion subspace: 6 × nv with nv ≤ 6, stored in place (no heap: the dynamics kernels
+// multiply by it for every body at every step).
+using MotionSubspaceMatrix = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+
 // The motion subspace S (6 × nv) in the child frame at the neutral configuration.
-Eigen::Matrix<double, 6, Eigen::Dynamic> MotionSubspace(JointType type,
-                                                        const Eigen::Vector3d& axis);
+MotionSubspaceMatrix MotionSubspace(JointType type, const Eigen::Vector3d& axis);
 
 // The neutral configuration (zero angle/offset, identity quaternion).
 Eigen::VectorXd NeutralConfiguration(JointType type);

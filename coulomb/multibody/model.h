@@ -92,7 +92,7 @@ struct Data {
   Eigen::MatrixXd M;                // last dense mass matrix (sized by CalcMassMatrix only)
   // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
   // after it is built, and allocating S in the inner loops dominated CRBA's time.
-  std::vector<Eigen::Matrix<double, 6, Eigen::Dynamic>> S;
+  std::vector<MotionSubspaceMatrix> S;
   // The model's mass-matrix blocks (FindDofBlocks), the block of each velocity index and of each
   // body (−1: no velocities, as the world's welded bodies), fixed by the trees: computed once by
   // MakeData instead of at every step.

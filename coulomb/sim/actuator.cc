@@ -56,7 +56,15 @@ double Profile::Rate(double t) const {
 Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
                               double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               PdHandling pd) {
-  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+  Eigen::VectorXd tau;
+  CalcActuation(model, actuators, t, q, v, pd, tau);
+  return tau;
+}
+
+void CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& v, PdHandling pd,
+                   Eigen::VectorXd& tau) {
+  tau.setZero(model.nv);
   for (const Actuator& a : actuators) {
     if (a.kind == Actuator::Kind::kPd && pd == PdHandling::kImplicit) continue;
     const multibody::Body& body = model.bodies[a.body];
@@ -70,20 +78,17 @@ Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<A
     const double limit = std::isfinite(body.effort_limit) ? body.effort_limit : INFINITY;
     tau[body.v_index] += std::clamp(effort, -limit, limit);
   }
-  return tau;
 }
 
-std::vector<contact::JointDrive> CalcDrives(const multibody::Model& model,
-                                            const std::vector<Actuator>& actuators, double t,
-                                            const Eigen::VectorXd& q) {
-  std::vector<contact::JointDrive> drives;
+void CalcDrives(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
+                const Eigen::VectorXd& q, std::vector<contact::JointDrive>& drives) {
+  drives.clear();
   for (const Actuator& a : actuators) {
     if (a.kind != Actuator::Kind::kPd) continue;
     const multibody::Body& body = model.bodies[a.body];
     drives.push_back({a.joint, body.v_index, q[body.q_index], a.target.Value(t), a.target.Rate(t),
                       a.kp, a.kd, body.effort_limit});
   }
-  return drives;
 }
 
 }  // namespace coulomb::sim

@@ -40,14 +40,18 @@ struct Actuator {
 // τ (size nv) of the actuators at time t and state (q, v): all of them, or only the torque
 // sources when the PD controllers are implicit drives of the formulation (SAP).
 enum class PdHandling { kExplicit, kImplicit };
+// Written into `tau` (resized to nv; its storage reused from step to step).
+void CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& v, PdHandling pd,
+                   Eigen::VectorXd& tau);
 Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
                               double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               PdHandling pd = PdHandling::kExplicit);
 
 // The PD controllers as implicit drives with their references at time t (the end of the step):
 // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort limit) at the step's end state.
-std::vector<contact::JointDrive> CalcDrives(const multibody::Model& model,
-                                            const std::vector<Actuator>& actuators, double t,
-                                            const Eigen::VectorXd& q);
+// Written into `drives` (cleared; its storage reused from step to step).
+void CalcDrives(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
+                const Eigen::VectorXd& q, std::vector<contact::JointDrive>& drives);
 
 }  // namespace coulomb::sim

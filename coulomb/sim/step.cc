@@ -76,13 +76,13 @@ namespace {
 void CalcStepForces(const Model& model, Data& data, const Eigen::VectorXd* applied) {
   const bool implicit_pd = model.settings.formulation->supports.implicit_pd_drives;
   const State& state = data.state;
-  data.step.tau = CalcActuation(model.multibody, model.actuators, state.time, state.q, state.v,
-                                implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit);
+  CalcActuation(model.multibody, model.actuators, state.time, state.q, state.v,
+                implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit, data.step.tau);
   if (applied != nullptr) data.step.tau += *applied;
   data.step.drives.clear();
   if (implicit_pd) {
-    data.step.drives =
-        CalcDrives(model.multibody, model.actuators, state.time + model.time_step, state.q);
+    CalcDrives(model.multibody, model.actuators, state.time + model.time_step, state.q,
+               data.step.drives);
   }
 }
 
