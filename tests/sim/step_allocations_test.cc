@@ -21,7 +21,8 @@
 #include "tests/support/build_paths.h"
 #include "tests/support/formulation_names.h"
 
-// glibc's own allocator, which the replacements below forward to.
+// glibc's own allocator, which the replacements below forward to (glibc's names).
+// NOLINTBEGIN(bugprone-reserved-identifier, readability-identifier-naming)
 extern "C" {
 void* __libc_malloc(std::size_t size);
 void* __libc_calloc(std::size_t count, std::size_t size);
@@ -29,6 +30,7 @@ void* __libc_realloc(void* p, std::size_t size);
 void* __libc_memalign(std::size_t alignment, std::size_t size);
 void __libc_free(void* p);
 }
+// NOLINTEND(bugprone-reserved-identifier, readability-identifier-naming)
 
 namespace {
 std::atomic<long long> g_ours{0};         // every allocation but SuiteSparse's
