@@ -49,15 +49,16 @@ FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
   return best;
 }
 
-FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
-                                     const ConeSolverSettings& settings, NsgsParams nsgs,
-                                     NonsmoothNewtonParams newton,
-                                     const Eigen::VectorXd& warm_start,
-                                     NonsmoothNewtonWorkspace* workspace) {
+// Into `best`, whose storage is reused: a small problem that the first Newton run solves
+// allocates nothing once warm.
+void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSettings& settings,
+                    NsgsParams nsgs, NonsmoothNewtonParams newton,
+                    const Eigen::VectorXd& warm_start, NonsmoothNewtonWorkspace* workspace,
+                    FrictionContactResult& best) {
   if (3 * problem.num_contacts() > settings.portfolio_max_newton_rows) {
-    FrictionContactResult only = SolveNsgs(problem, nsgs, warm_start);
-    only.solver = "portfolio/nsgs";
-    return only;
+    best = SolveNsgs(problem, nsgs, warm_start);
+    best.solver = "portfolio/nsgs";
+    return;
   }
   newton.proximal = settings.proximal;
   // Time stepping: cheap probes from last step's answer before the full alternation.
@@ -81,7 +82,10 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
       NsgsParams sweeps = nsgs;
       sweeps.max_sweeps = settings.portfolio_warm_sweeps;
       FrictionContactResult quick = probe(SolveNsgs(problem, sweeps, from), "portfolio/nsgs");
-      if (quick.solved() || quick.status == LcpStatus::kBadInput) return quick;
+      if (quick.solved() || quick.status == LcpStatus::kBadInput) {
+        best = std::move(quick);
+        return;
+      }
     }
     if (settings.portfolio_warm_newton > 0) {
       NonsmoothNewtonParams steps = newton;
@@ -92,7 +96,8 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
       if (quick.solved()) {
         quick.iterations = probe_iterations;
         quick.seconds = probe_seconds;
-        return quick;
+        best = std::move(quick);
+        return;
       }
     }
   }
@@ -100,9 +105,11 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
   // Alternate: PPA, NSGS from its answer, PPA again (NSGS moves the iterate out of the
   // neighbourhood where a stalled Newton line search was stuck).
   const bool newton_first = settings.portfolio_newton_first;
-  FrictionContactResult best = newton_first
-                                   ? SolveNonsmoothNewton(problem, newton, warm_start, workspace)
-                                   : SolveNsgs(problem, nsgs, warm_start);
+  if (newton_first) {
+    SolveNonsmoothNewton(problem, newton, warm_start, workspace, best);
+  } else {
+    best = SolveNsgs(problem, nsgs, warm_start);
+  }
   best.solver = newton_first ? "portfolio/ppa" : "portfolio/nsgs";
   int iterations = probe_iterations + best.iterations;
   double seconds = probe_seconds + best.seconds;
@@ -122,7 +129,6 @@ FrictionContactResult SolvePortfolio(const FrictionContactProblem& problem,
   }
   best.iterations = iterations;
   best.seconds = seconds;
-  return best;
 }
 
 }  // namespace
@@ -143,23 +149,35 @@ FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem
                                            ConeSolverKind kind, const ConeSolverSettings& settings,
                                            const Eigen::VectorXd& warm_start,
                                            NonsmoothNewtonWorkspace* workspace) {
+  FrictionContactResult result;
+  SolveFrictionContact(problem, kind, settings, warm_start, workspace, result);
+  return result;
+}
+
+void SolveFrictionContact(const FrictionContactProblem& problem, ConeSolverKind kind,
+                          const ConeSolverSettings& settings, const Eigen::VectorXd& warm_start,
+                          NonsmoothNewtonWorkspace* workspace, FrictionContactResult& result) {
   NsgsParams nsgs = settings.nsgs;
   nsgs.tolerance = settings.tolerance;
   NonsmoothNewtonParams newton = settings.newton;
   newton.tolerance = settings.tolerance;
   switch (kind) {
     case ConeSolverKind::kNsgs:
-      return SolveNsgs(problem, nsgs, warm_start);
+      result = SolveNsgs(problem, nsgs, warm_start);
+      return;
     case ConeSolverKind::kNewton:
       newton.proximal = 0;
-      return SolveNonsmoothNewton(problem, newton, warm_start, workspace);
+      SolveNonsmoothNewton(problem, newton, warm_start, workspace, result);
+      return;
     case ConeSolverKind::kProximal:
       newton.proximal = settings.proximal;
-      return SolveNonsmoothNewton(problem, newton, warm_start, workspace);
+      SolveNonsmoothNewton(problem, newton, warm_start, workspace, result);
+      return;
     case ConeSolverKind::kPortfolio:
-      return SolvePortfolio(problem, settings, nsgs, newton, warm_start, workspace);
+      SolvePortfolio(problem, settings, nsgs, newton, warm_start, workspace, result);
+      return;
   }
-  return MakeBadFrictionContactResult("unknown", "unknown cone solver");
+  result = MakeBadFrictionContactResult("unknown", "unknown cone solver");
 }
 
 }  // namespace coulomb

@@ -47,5 +47,10 @@ FrictionContactResult SolveFrictionContact(const FrictionContactProblem& problem
                                            const ConeSolverSettings& settings = {},
                                            const Eigen::VectorXd& warm_start = {},
                                            NonsmoothNewtonWorkspace* workspace = nullptr);
+// The same into `result`, whose storage is reused (with a workspace, a small problem solved by
+// the first Newton run allocates nothing once warm).
+void SolveFrictionContact(const FrictionContactProblem& problem, ConeSolverKind kind,
+                          const ConeSolverSettings& settings, const Eigen::VectorXd& warm_start,
+                          NonsmoothNewtonWorkspace* workspace, FrictionContactResult& result);
 
 }  // namespace coulomb

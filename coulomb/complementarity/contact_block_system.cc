@@ -58,7 +58,6 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
   system_ = blocks_;
   w_outer_.assign(W.outerIndexPtr(), W.outerIndexPtr() + W.outerSize() + 1);
   w_inner_.assign(W.innerIndexPtr(), W.innerIndexPtr() + W.nonZeros());
-  built_with_factor_ = factor != nullptr;
   if (factor != nullptr) {
     g_outer_.assign(factor->outerIndexPtr(), factor->outerIndexPtr() + factor->outerSize() + 1);
     g_inner_.assign(factor->innerIndexPtr(), factor->innerIndexPtr() + factor->nonZeros());
@@ -129,10 +128,13 @@ bool ContactBlockSystem::SamePattern(
       !same(w_inner_, W.innerIndexPtr(), W.nonZeros())) {
     return false;
   }
-  if ((factor != nullptr) != built_with_factor_) return false;
-  return factor == nullptr || (factor->isCompressed() &&
-                               same(g_outer_, factor->outerIndexPtr(), factor->outerSize() + 1) &&
-                               same(g_inner_, factor->innerIndexPtr(), factor->nonZeros()));
+  // Only the augmented system is built on G's pattern; the dense and plain sparse ones use W
+  // alone. (G's pattern changes whenever an entry of J L⁻ᵀ happens to be exactly zero: a box on
+  // a slope rebuilt its system at every step for that.)
+  if (!augmented_) return true;
+  return factor != nullptr && factor->isCompressed() &&
+         same(g_outer_, factor->outerIndexPtr(), factor->outerSize() + 1) &&
+         same(g_inner_, factor->innerIndexPtr(), factor->nonZeros());
 }
 
 void ContactBlockSystem::Refresh(const Eigen::SparseMatrix<double>& W,
@@ -297,15 +299,26 @@ bool ContactBlockSystem::Factor(const std::vector<Eigen::Matrix3d>& left,
 }
 
 Eigen::VectorXd ContactBlockSystem::Solve(const Eigen::VectorXd& b) const {
-  if (dense_) return dense_lu_.solve(b);
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(sparse_.rows());
-  x.head(b.size()) = b;
-  if (klu_ == nullptr || klu_->numeric == nullptr ||
-      klu_solve(klu_->symbolic, klu_->numeric, static_cast<int>(x.size()), 1, x.data(),
-                &klu_->common) == 0) {
-    x.setConstant(std::numeric_limits<double>::quiet_NaN());  // the caller falls back
+  Eigen::VectorXd x;
+  Solve(b, x);
+  return x;
+}
+
+void ContactBlockSystem::Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
+  if (dense_) {
+    x.resize(b.size());
+    x = dense_lu_.solve(b);
+    return;
   }
-  return x.head(b.size());
+  Eigen::VectorXd& y = solve_scratch_;
+  y.setZero(sparse_.rows());
+  y.head(b.size()) = b;
+  if (klu_ == nullptr || klu_->numeric == nullptr ||
+      klu_solve(klu_->symbolic, klu_->numeric, static_cast<int>(y.size()), 1, y.data(),
+                &klu_->common) == 0) {
+    y.setConstant(std::numeric_limits<double>::quiet_NaN());  // the caller falls back
+  }
+  x = y.head(b.size());
 }
 
 double ContactBlockSystem::Residual(const Eigen::VectorXd& x, const Eigen::VectorXd& b) const {

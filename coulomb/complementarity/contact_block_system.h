@@ -58,6 +58,8 @@ class ContactBlockSystem {
               double shift);
   // Solves A x = b with the last factors; the residual ‖A x − b‖ is checked by the caller.
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
+  // The same into x (no allocation once x and the scratch are sized); b and x must differ.
+  void Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
   // ‖A x − b‖ for the current A.
   double Residual(const Eigen::VectorXd& x, const Eigen::VectorXd& b) const;
   // A as a dense matrix (fallback factorizations and tests).
@@ -70,7 +72,6 @@ class ContactBlockSystem {
   void ReadFactorRows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G);
   // The patterns this system was built from (SamePattern).
   std::vector<int> w_outer_, w_inner_, g_outer_, g_inner_;
-  bool built_with_factor_ = false;
   void BuildAugmentedPattern(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G,
                              const Eigen::VectorXd* diagonal);
   // Block-row storage: the blocks of row block i are blocks_[row_start_[i] .. row_start_[i+1]),
@@ -90,7 +91,8 @@ class ContactBlockSystem {
   Eigen::VectorXd extra_diagonal_;
   struct KluFactors;  // KLU's symbolic and numeric objects (contact_block_system.cc)
   std::unique_ptr<KluFactors> klu_;
-  Eigen::MatrixXd dense_matrix_;  // A, dense mode (kept for its storage)
+  Eigen::MatrixXd dense_matrix_;           // A, dense mode (kept for its storage)
+  mutable Eigen::VectorXd solve_scratch_;  // KLU's right-hand side and answer (augmented size)
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_lu_;
   bool dense_ = true;
 };

@@ -27,7 +27,15 @@ Eigen::Vector3d DeSaxceVelocity(const Eigen::Vector3d& u, double mu) {
 FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& problem,
                                                   const Eigen::VectorXd& r) {
   FrictionContactCertificate c;
-  c.u = problem.W * r + problem.q;
+  CertifyFrictionContact(problem, r, c);
+  return c;
+}
+
+void CertifyFrictionContact(const FrictionContactProblem& problem, const Eigen::VectorXd& r,
+                            FrictionContactCertificate& c) {
+  c.u.noalias() = problem.W * r;
+  c.u += problem.q;
+  c.cone_violation = c.dual_violation = c.complementarity = 0;
   double residual2 = 0;
   for (int i = 0; i < problem.num_contacts(); ++i) {
     const double mu = problem.mu[i];
@@ -44,7 +52,6 @@ FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& 
   }
   const double scale = problem.q.norm();
   c.error = std::sqrt(residual2) / (scale > 1e-300 ? scale : 1.0);
-  return c;
 }
 
 }  // namespace coulomb

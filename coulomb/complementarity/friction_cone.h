@@ -29,5 +29,8 @@ struct FrictionContactCertificate {
 
 FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& problem,
                                                   const Eigen::VectorXd& r);
+// The same into `certificate`, reusing its u's storage (no allocation once sized).
+void CertifyFrictionContact(const FrictionContactProblem& problem, const Eigen::VectorXd& r,
+                            FrictionContactCertificate& certificate);
 
 }  // namespace coulomb

@@ -15,7 +15,7 @@ FrictionContactResult MakeBadFrictionContactResult(std::string solver, std::stri
 void SetFrictionContactAnswer(const FrictionContactProblem& problem, const Eigen::VectorXd& r,
                               LcpStatus status, double tolerance, FrictionContactResult& result) {
   result.r = r;
-  result.certificate = CertifyFrictionContact(problem, r);
+  CertifyFrictionContact(problem, r, result.certificate);
   result.u = result.certificate.u;
   result.error = result.certificate.error;
   result.status = status;

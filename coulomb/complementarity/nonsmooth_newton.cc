@@ -15,9 +15,9 @@ namespace {
 
 // ρ_N, ρ_T per contact (ABH's heuristic; ρ = 1 is far worse when ‖W‖ is far from 1), for
 // W + shift I.
-Eigen::VectorXd AlartCurnierWeights(const ContactBlockSystem& W, double shift) {
+void AlartCurnierWeights(const ContactBlockSystem& W, double shift, Eigen::VectorXd& rho) {
   const int nc = W.num_contacts();
-  Eigen::VectorXd rho(3 * nc);
+  rho.resize(3 * nc);
   for (int i = 0; i < nc; ++i) {
     const Eigen::Matrix3d& Wii = W.DiagonalBlock(i);
     const double wn = Wii(0, 0) + shift;
@@ -26,7 +26,6 @@ Eigen::VectorXd AlartCurnierWeights(const ContactBlockSystem& W, double shift) {
     rho[3 * i] = wn > 0 ? 1.0 / wn : 1.0;
     rho.segment<2>(3 * i + 1).setConstant(wt > 0 ? 1.0 / wt : rho[3 * i]);
   }
-  return rho;
 }
 
 // The Alart–Curnier problem FC(W + shift I, q, μ) with its weights, and the scratch vectors
@@ -36,21 +35,23 @@ struct AlartCurnierProblem {
   double shift = 0;
   const Eigen::VectorXd* q = nullptr;
   const Eigen::VectorXd* mu = nullptr;
-  Eigen::VectorXd rho;
-  mutable Eigen::VectorXd u;
+  const Eigen::VectorXd* rho = nullptr;
+  Eigen::VectorXd* u = nullptr;  // scratch
 };
 
 // G(r) and, when `left`/`right` are given, one element of its generalized Jacobian in the
 // form L_i (W + shift I)_i,: + R_i e_i per block row (ContactBlockSystem::Factor).
 void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen::VectorXd& G,
                   std::vector<Eigen::Matrix3d>* left, std::vector<Eigen::Matrix3d>* right) {
-  p.W->Multiply(r, p.shift, p.u);
-  p.u += *p.q;
+  Eigen::VectorXd& u = *p.u;
+  const Eigen::VectorXd& rho = *p.rho;
+  p.W->Multiply(r, p.shift, u);
+  u += *p.q;
   const int nc = p.W->num_contacts();
   G.resize(3 * nc);
   for (int i = 0; i < nc; ++i) {
     const Eigen::Vector3d x =
-        r.segment<3>(3 * i) - p.rho.segment<3>(3 * i).cwiseProduct(p.u.segment<3>(3 * i));
+        r.segment<3>(3 * i) - rho.segment<3>(3 * i).cwiseProduct(u.segment<3>(3 * i));
     const double mu = (*p.mu)[i];
     const bool active = x[0] > 0;
     const double radius = mu * std::max(0.0, x[0]);
@@ -70,23 +71,25 @@ void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen:
       if (active) D.block<2, 1>(1, 0) = mu * s;
     }
     if (left != nullptr) {
-      (*left)[i] = D * p.rho.segment<3>(3 * i).asDiagonal();
+      (*left)[i] = D * rho.segment<3>(3 * i).asDiagonal();
       (*right)[i] = Eigen::Matrix3d::Identity() - D;
     }
   }
 }
 
-// Newton with Armijo backtracking on ½‖G‖² for FC(W + shift I, q, μ); returns the iterations
-// used.
+// Newton with Armijo backtracking on ½‖G‖² for FC(W + shift I, q, μ) from r (ws.r); returns
+// the iterations used. Its vectors live in `ws`.
 int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
                 const Eigen::VectorXd& mu, double tolerance, int max_iterations,
-                Eigen::VectorXd& r) {
-  AlartCurnierProblem problem{&W, shift, &q, &mu, AlartCurnierWeights(W, shift), {}};
+                NonsmoothNewtonWorkspace& ws) {
+  AlartCurnierWeights(W, shift, ws.rho);
+  const AlartCurnierProblem problem{&W, shift, &q, &mu, &ws.rho, &ws.u};
   const double scale = std::max(q.norm(), 1e-300);
   const auto nc = static_cast<std::size_t>(W.num_contacts());
-  std::vector<Eigen::Matrix3d> left(nc), right(nc);
-  Eigen::VectorXd G, G_trial, trial;
-  AlartCurnier(problem, r, G, &left, &right);
+  ws.left.resize(nc);
+  ws.right.resize(nc);
+  Eigen::VectorXd &r = ws.r, &G = ws.G, &step = ws.step, &rhs = ws.rhs;
+  AlartCurnier(problem, r, G, &ws.left, &ws.right);
   int iteration = 0;
   for (; iteration < max_iterations; ++iteration) {
     const double merit = 0.5 * G.squaredNorm();
@@ -95,40 +98,44 @@ int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
     // contacts: four corners of a box on a box) is shifted by 1e-9 I, a Levenberg–Marquardt
     // step (its rows are O(1): ρ = 1/W_ii); the line search below judges either. Full pivoting
     // on the dense matrix only when both fail.
-    const auto solves = [&](const Eigen::VectorXd& x, double tol) {
-      return x.size() == G.size() && x.allFinite() && W.Residual(x, -G) <= tol * G.norm();
+    rhs = -G;
+    // Whether the last factorization succeeded and its step solves the system to `tol`.
+    bool factored = false;
+    const auto solves = [&](double tol) {
+      return factored && step.size() == G.size() && step.allFinite() &&
+             W.Residual(step, rhs) <= tol * G.norm();
     };
-    Eigen::VectorXd step;
-    if (W.Factor(left, right, shift)) step = W.Solve(-G);
-    if (!solves(step, 1e-6)) {
+    factored = W.Factor(ws.left, ws.right, shift);
+    if (factored) W.Solve(rhs, step);
+    if (!solves(1e-6)) {
       constexpr double kShift = 1e-9;
-      for (Eigen::Matrix3d& R : right) R.diagonal().array() += kShift;
-      step.resize(0);
-      if (W.Factor(left, right, shift)) step = W.Solve(-G);
-      for (Eigen::Matrix3d& R : right) R.diagonal().array() -= kShift;
+      for (Eigen::Matrix3d& R : ws.right) R.diagonal().array() += kShift;
+      factored = W.Factor(ws.left, ws.right, shift);
+      if (factored) W.Solve(rhs, step);
+      for (Eigen::Matrix3d& R : ws.right) R.diagonal().array() -= kShift;
       // Full pivoting is O(m³) on the dense matrix: a second per step on a 1 350-row pile.
       // Beyond kMaxFullPivotRows the Newton run stops here and the portfolio moves on.
       constexpr Eigen::Index kMaxFullPivotRows = 480;
-      if (!solves(step, 1e-3)) {
+      if (!solves(1e-3)) {
         if (G.size() > kMaxFullPivotRows) break;
-        W.Factor(left, right, shift);
-        step = W.Dense().fullPivLu().solve(-G);
+        W.Factor(ws.left, ws.right, shift);
+        step = W.Dense().fullPivLu().solve(rhs);
       }
     }
     if (!step.allFinite()) break;
     // Along the Newton step d merit/dα = −‖G‖² = −2 merit; c = 0.5e-4 asks a decrease of
     // 1e-4 α merit.
     const auto merit_at = [&](double t) {
-      trial = r + t * step;
-      AlartCurnier(problem, trial, G_trial, nullptr, nullptr);
-      return 0.5 * G_trial.squaredNorm();
+      ws.trial = r + t * step;
+      AlartCurnier(problem, ws.trial, ws.G_trial, nullptr, nullptr);
+      return 0.5 * ws.G_trial.squaredNorm();
     };
     math::BacktrackingSettings search;
     search.armijo = 0.5e-4;
     search.max_trials = 30;
     if (!math::BacktrackArmijo(merit_at, merit, -2 * merit, search).accepted) break;
-    r = trial;
-    AlartCurnier(problem, r, G, &left, &right);
+    r = ws.trial;
+    AlartCurnier(problem, r, G, &ws.left, &ws.right);
   }
   return iteration;
 }
@@ -150,16 +157,26 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
                                            const NonsmoothNewtonParams& params,
                                            const Eigen::VectorXd& warm_start,
                                            NonsmoothNewtonWorkspace* workspace) {
+  FrictionContactResult result;
+  SolveNonsmoothNewton(problem, params, warm_start, workspace, result);
+  return result;
+}
+
+void SolveNonsmoothNewton(const FrictionContactProblem& problem,
+                          const NonsmoothNewtonParams& params, const Eigen::VectorXd& warm_start,
+                          NonsmoothNewtonWorkspace* workspace, FrictionContactResult& result) {
   const Stopwatch clock;
   const char* name = params.proximal > 0 ? "ppa" : "nsn";
   if (std::string defect = ValidateFrictionContactProblem(problem); !defect.empty()) {
-    return MakeBadFrictionContactResult(name, defect);
+    result = MakeBadFrictionContactResult(name, defect);
+    return;
   }
   const int nc = problem.num_contacts();
-  FrictionContactResult result;
   result.solver = name;
-  Eigen::VectorXd r = Eigen::VectorXd::Zero(3 * nc);
-  if (warm_start.size() == 3 * nc && warm_start.allFinite()) r = warm_start;
+  result.status = LcpStatus::kBadInput;
+  result.message.clear();
+  result.iterations = 0;
+  result.error = result.seconds = 0;
   // Newton factors its Jacobian (sparse LU, W's block pattern) at every iteration: for problems
   // up to a few thousand contact rows, where it is the accurate choice; NSGS takes larger ones.
   constexpr int kMaxDenseRows = 6000;
@@ -167,38 +184,49 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
     result.status = LcpStatus::kNotApplicable;
     result.message = fmt::format("{} contact rows exceed the dense Newton limit of {}; use nsgs",
                                  3 * nc, kMaxDenseRows);
-    result.r = r;
-    return result;
+    if (warm_start.size() == 3 * nc && warm_start.allFinite()) {
+      result.r = warm_start;
+    } else {
+      result.r.setZero(3 * nc);
+    }
+    return;
   }
   const bool factored = problem.W_factor.rows() == problem.W.rows() && problem.W.rows() > 0;
   const Eigen::SparseMatrix<double, Eigen::RowMajor>* G = factored ? &problem.W_factor : nullptr;
   NonsmoothNewtonWorkspace local;
-  std::unique_ptr<ContactBlockSystem>& system = (workspace ? *workspace : local).system;
+  NonsmoothNewtonWorkspace& ws = workspace != nullptr ? *workspace : local;
+  std::unique_ptr<ContactBlockSystem>& system = ws.system;
   if (system != nullptr && system->SamePattern(problem.W, G)) {
     system->Refresh(problem.W, G, &problem.W_diagonal);
   } else {
     system = std::make_unique<ContactBlockSystem>(problem.W, G, &problem.W_diagonal);
   }
   ContactBlockSystem& W = *system;
+  Eigen::VectorXd& r = ws.r;
+  if (warm_start.size() == 3 * nc && warm_start.allFinite()) {
+    r = warm_start;
+  } else {
+    r.setZero(3 * nc);
+  }
   if (params.proximal <= 0) {
     result.iterations =
-        NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance, params.max_iterations, r);
+        NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance, params.max_iterations, ws);
   } else {
     // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good.
     double wmax = 0;
     for (int i = 0; i < nc; ++i) wmax = std::max(wmax, W.DiagonalBlock(i).diagonal().maxCoeff());
     double sigma = params.proximal * (wmax > 0 ? wmax : 1.0);
     for (int k = 0; k < params.max_proximal_iterations; ++k) {
-      if (CertifyFrictionContact(problem, r).error <= params.tolerance) break;
-      const Eigen::VectorXd q_k = problem.q - sigma * r;
+      CertifyFrictionContact(problem, r, ws.certificate);
+      if (ws.certificate.error <= params.tolerance) break;
+      ws.q_k = problem.q - sigma * r;
       result.iterations +=
-          NewtonSolve(W, sigma, q_k, problem.mu, params.tolerance, params.max_iterations, r);
+          NewtonSolve(W, sigma, ws.q_k, problem.mu, params.tolerance, params.max_iterations, ws);
       sigma = std::max(0.5 * sigma, 1e-6 * wmax);  // keep some regularization
     }
   }
   SetFrictionContactAnswer(problem, r, LcpStatus::kSolved, params.tolerance, result);
   result.seconds = clock.Seconds();
-  return result;
 }
 
 }  // namespace coulomb

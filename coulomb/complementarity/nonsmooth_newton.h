@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 #include <memory>
+#include <vector>
 
 #include "coulomb/complementarity/friction_contact_result.h"
 
@@ -32,6 +33,12 @@ class ContactBlockSystem;
 // start empty.
 struct NonsmoothNewtonWorkspace {
   std::unique_ptr<ContactBlockSystem> system;
+  // Newton's vectors and Jacobian blocks, sized by the first solve of a size and reused.
+  Eigen::VectorXd r, rho, u, G, G_trial, trial, step, rhs, q_k;
+  std::vector<Eigen::Matrix3d> left, right;
+  FrictionContactCertificate certificate;
+  // The result of the caller's solve, kept for its storage (the cone formulation's step).
+  FrictionContactResult result;
   NonsmoothNewtonWorkspace();
   ~NonsmoothNewtonWorkspace();
   NonsmoothNewtonWorkspace(const NonsmoothNewtonWorkspace&);
@@ -44,5 +51,10 @@ FrictionContactResult SolveNonsmoothNewton(const FrictionContactProblem& problem
                                            const NonsmoothNewtonParams& params = {},
                                            const Eigen::VectorXd& warm_start = {},
                                            NonsmoothNewtonWorkspace* workspace = nullptr);
+// The same into `result`, whose storage is reused: with a workspace, a solve of a size already
+// seen allocates nothing.
+void SolveNonsmoothNewton(const FrictionContactProblem& problem,
+                          const NonsmoothNewtonParams& params, const Eigen::VectorXd& warm_start,
+                          NonsmoothNewtonWorkspace* workspace, FrictionContactResult& result);
 
 }  // namespace coulomb

@@ -103,8 +103,11 @@ constexpr const char* kWhyVelocityLcp =
     "Lemke's pivots allocate their columns and ratio tests, and the LCP is built anew each step "
     "(complementarity/lemke.cc, formulations/velocity_lcp)";
 constexpr const char* kWhyCone =
-    "the Newton solver's vectors, its block system and the certificate are allocated per solve "
-    "(complementarity/nonsmooth_newton.cc, friction_contact_result.cc)";
+    "above 48 contact rows the portfolio's NSGS probes, the results they return by value and "
+    "the sparse block system allocate per solve (complementarity/cone_solvers.cc, nsgs.cc)";
+constexpr const char* kWhyNewContactCount =
+    "the Newton workspace is sized again for each new contact count (the box lands and tips "
+    "within the counted steps)";
 constexpr const char* kWhySap =
     "SAP builds its model, Hessian pattern and line-search vectors each step "
     "(convex/sap_solver.cc); CHOLMOD factors through its hooks";
@@ -148,26 +151,26 @@ TEST_P(StepAllocations, AWarmStepAllocatesNoMoreThanItsBound) {
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Examples, StepAllocations, ::testing::Values(
     Case{"incline", "velocity-lcp", 7500, 0, kWhyVelocityLcp},
-    Case{"incline", "cone", 2900, 0, kWhyCone},
+    Case{"incline", "cone", 0, 0, ""},
     Case{"incline", "sap", 22000, 1600, kWhySap},
     Case{"incline", "trinkle", 19000, 0, kWhyTrinkle},
     Case{"rolling_ball", "velocity-lcp", 4100, 0, kWhyVelocityLcp},
-    Case{"rolling_ball", "cone", 2600, 0, kWhyCone},
+    Case{"rolling_ball", "cone", 0, 0, ""},
     Case{"rolling_ball", "sap", 9200, 520, kWhySap},
     Case{"rolling_ball", "trinkle", 15000, 0, kWhyTrinkle},
     Case{"drop", "velocity-lcp", 5000, 0, kWhyVelocityLcp},
-    Case{"drop", "cone", 2900, 0, kWhyCone},
+    Case{"drop", "cone", 4, 0, kWhyNewContactCount},
     Case{"drop", "sap", 16000, 180, kWhySap},
     Case{"drop", "trinkle", 30000, 0, kWhyTrinkle},
     Case{"stack", "velocity-lcp", 47000, 0, kWhyVelocityLcp},
-    Case{"stack", "cone", 71000, 1800, kWhyCone},
+    Case{"stack", "cone", 70000, 1800, kWhyCone},
     Case{"stack", "sap", 140000, 0, kWhySap},
     Case{"stack", "trinkle", 290000, 0, kWhyTrinkle},
     Case{"pyramid", "velocity-lcp", 41000000, 0, kWhyVelocityLcp},
     Case{"pyramid", "cone", 270000, 8600, kWhyCone},
     Case{"pyramid", "sap", 290000, 160, kWhySap},
     Case{"pyramid", "trinkle", 480000, 0, kWhyTrinkle},
-    Case{"bin", "cone", 80000, 0, kWhyCone},
+    Case{"bin", "cone", 78000, 0, kWhyCone},
     Case{"bin", "sap", 4100000, 39000, kWhySap}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = std::string(info.param.scene) + "_" + info.param.formulation;

@@ -29,14 +29,16 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     return;
   }
   MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
-  // Swapped, not copied: both keep their storage for the next step.
-  std::swap(fc.W, local.W);
-  std::swap(fc.q, local.q);
-  std::swap(fc.W_factor, local.G);
-  std::swap(fc.W_diagonal, local.W_diagonal);
+  // Swapped, not copied: both keep their storage for the next step. (The member swaps: std::swap
+  // of two sparse matrices copies them, six allocations a step.)
+  fc.W.swap(local.W);
+  fc.q.swap(local.q);
+  fc.W_factor.swap(local.G);
+  fc.W_diagonal.swap(local.W_diagonal);
   fc.mu = problem.mu;
-  const FrictionContactResult r =
-      SolveFrictionContact(fc, params.solver, params.settings, warm_start, newton);
+  FrictionContactResult scratch;
+  FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
+  SolveFrictionContact(fc, params.solver, params.settings, warm_start, newton, r);
   out.status = r.status;
   out.message = r.message;
   out.iterations = r.iterations;
