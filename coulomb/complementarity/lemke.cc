@@ -56,10 +56,12 @@ class LemkePath {
   double BinvEntry(int row, int col) const {
     return unit_row_[col] >= 0 ? (unit_row_[col] == row ? 1.0 : 0.0) : binv_(row, col);
   }
-  void ApplyBinv(const Eigen::VectorXd& v, Eigen::VectorXd& out) const;
+  // out = B⁻¹ (sign · v), sign ±1 (the negation is exact, so no temporary −v is formed).
+  void ApplyBinv(const Eigen::Ref<const Eigen::VectorXd>& v, double sign,
+                 Eigen::VectorXd& out) const;
   void EnteringColumn(int var, Eigen::VectorXd& a) const;
   int RatioTest(const Eigen::VectorXd& a) const;
-  int LexicographicMin(std::vector<int> rows, const Eigen::VectorXd& divisor) const;
+  int LexicographicMin(std::vector<int>& rows, const Eigen::VectorXd& divisor) const;
   void Pivot(int row, int var, const Eigen::VectorXd& a);
   void Refactorize();
   void StoreColumn(int col);
@@ -86,13 +88,17 @@ class LemkePath {
   std::vector<int> basic_;       // variable basic in each row
   std::vector<int> row_of_;      // row of each basic variable, −1 if nonbasic
   Eigen::VectorXd qbar_;         // B⁻¹ q: the values of the basic variables
+  // The ratio test's scratch, kept across pivots so that a pivot allocates nothing.
+  mutable std::vector<int> ties_;
+  mutable std::vector<double> lexico_values_;
   double drift_tolerance_ = 0;
 };
 
-void LemkePath::ApplyBinv(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
+void LemkePath::ApplyBinv(const Eigen::Ref<const Eigen::VectorXd>& v, double sign,
+                          Eigen::VectorXd& out) const {
   out.setZero(n_);
   for (int i = 0; i < n_; ++i) {
-    const double c = v[i];
+    const double c = sign * v[i];
     if (c == 0.0) continue;
     if (unit_row_[i] >= 0) {
       out[unit_row_[i]] += c;
@@ -106,9 +112,9 @@ void LemkePath::EnteringColumn(int var, Eigen::VectorXd& a) const {
   if (IsW(var)) {
     a = binv_.col(var);  // w_var is nonbasic, so its column is stored
   } else if (var == Z0()) {
-    ApplyBinv(-cover_, a);
+    ApplyBinv(cover_, -1.0, a);
   } else {
-    ApplyBinv(-M_.col(var - n_), a);
+    ApplyBinv(M_.col(var - n_), -1.0, a);
   }
 }
 
@@ -126,10 +132,11 @@ void LemkePath::DropColumn(int col) {
   stored_pos_[col] = -1;
 }
 
-int LemkePath::LexicographicMin(std::vector<int> rows, const Eigen::VectorXd& divisor) const {
+int LemkePath::LexicographicMin(std::vector<int>& rows, const Eigen::VectorXd& divisor) const {
   // Lexicographic minimum of the rows of B⁻¹ divided by the pivot column; B⁻¹ is nonsingular,
   // so in exact arithmetic exactly one row survives and no basis can repeat (no cycling).
-  std::vector<double> values(rows.size());
+  std::vector<double>& values = lexico_values_;
+  values.resize(rows.size());
   for (int col = 0; col < n_ && rows.size() > 1; ++col) {
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t t = 0; t < rows.size(); ++t) {
@@ -161,7 +168,8 @@ int LemkePath::RatioTest(const Eigen::VectorXd& a) const {
   }
   if (!std::isfinite(r_min)) return -1;
   const double limit = r_min + params_.tie_tolerance * (1.0 + std::abs(r_min));
-  std::vector<int> ties;
+  std::vector<int>& ties = ties_;
+  ties.clear();
   const int z0_row = row_of_[Z0()];
   for (int r = 0; r < n_; ++r) {
     if (a[r] > threshold && std::max(qbar_[r], 0.0) / a[r] <= limit) {
@@ -170,7 +178,7 @@ int LemkePath::RatioTest(const Eigen::VectorXd& a) const {
       ties.push_back(r);
     }
   }
-  return ties.size() == 1 ? ties[0] : LexicographicMin(std::move(ties), a);
+  return ties.size() == 1 ? ties[0] : LexicographicMin(ties, a);
 }
 
 void LemkePath::Pivot(int row, int var, const Eigen::VectorXd& a) {
@@ -343,7 +351,7 @@ Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eig
     for (int i = 0; i < n_; ++i) {
       residual[i] = d[i] * w[i] - (row_of_[i] >= 0 ? x[row_of_[i]] : 0.0);
     }
-    ApplyBinv(residual, delta);
+    ApplyBinv(residual, 1.0, delta);
     x += delta;
   }
   read_z();
