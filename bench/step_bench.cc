@@ -5,43 +5,18 @@
 //
 //   ./build/bin/step_bench [--benchmark_filter=incline/cone]
 //
-// Allocations are counted by replacing the global operator new of this program only.
+// Allocations are counted by replacing the C allocator of this program only
+// (tests/support/counting_malloc.h: malloc and its family, which both operator new and Eigen
+// reach; SuiteSparse's own, through its hooks, in a second counter).
 
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/actuator.h"
 #include "coulomb/sim/step.h"
-
-namespace {
-std::atomic<long long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  return operator new(size);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
+#include "tests/support/counting_malloc.h"
 
 namespace coulomb {
 namespace {
@@ -61,17 +36,20 @@ void StepScene(benchmark::State& bench, const std::string& file, const std::stri
       false;  // as in `coulomb bench peers`; said in the counters
   sim::Data data = sim::MakeData(scene.model, scene.initial);
   const auto step = [&]() -> const sim::StepReport& { return sim::Step(scene.model, data); };
+  testing::CountSuiteSparseAllocationsApart();
   for (int i = 0; i < kWarmUpSteps; ++i) step();
   long long failed = 0, steps = 0;
-  const long long allocations_before = g_allocations.load();
+  const testing::AllocationCounts before = testing::CountedAllocations();
   for (auto _ : bench) {
     const sim::StepReport& report = step();
     failed += report.status != LcpStatus::kSolved;
     ++steps;
     benchmark::DoNotOptimize(data.state.v.data());
   }
-  bench.counters["allocs/step"] =
-      static_cast<double>(g_allocations.load() - allocations_before) / static_cast<double>(steps);
+  const testing::AllocationCounts after = testing::CountedAllocations();
+  bench.counters["allocs/step"] = static_cast<double>(after.ours - before.ours) / steps;
+  bench.counters["suitesparse_allocs/step"] =
+      static_cast<double>(after.suitesparse - before.suitesparse) / steps;
   bench.counters["failed"] = static_cast<double>(failed);
   bench.counters["accuracy_measures"] = 0;  // off: StepReport::metrics is not computed
 }

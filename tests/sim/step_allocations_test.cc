@@ -1,7 +1,6 @@
 // Heap allocations of a warm step (issue: no allocation once warm). This binary replaces the C
-// allocator (malloc and its family, which operator new and Eigen both reach) with a counting one,
-// and routes SuiteSparse's allocations (CHOLMOD, KLU) through their own hooks to a second counter,
-// so that the two are told apart. Each case steps an example under one formulation and counts the
+// allocator with a counting one (tests/support/counting_malloc.h), SuiteSparse's allocations
+// counted apart. Each case steps an example under one formulation and counts the
 // allocations of steps 50 to 150.
 //
 // The table holds, per case, the most allocations our code may make over those 100 steps and the
@@ -9,83 +8,19 @@
 // bound is what was measured when the case was last worked on and the reason is written beside
 // it: it may only go down (lower it in the same commit that earns it).
 
-#include <SuiteSparse_config.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
+#include <cstdio>
 #include <string>
 
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/step.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/counting_malloc.h"
 #include "tests/support/formulation_names.h"
-
-// glibc's own allocator, which the replacements below forward to (glibc's names).
-// NOLINTBEGIN(bugprone-reserved-identifier, readability-identifier-naming)
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* p, std::size_t size);
-void* __libc_memalign(std::size_t alignment, std::size_t size);
-void __libc_free(void* p);
-}
-// NOLINTEND(bugprone-reserved-identifier, readability-identifier-naming)
-
-namespace {
-std::atomic<long long> g_ours{0};         // every allocation but SuiteSparse's
-std::atomic<long long> g_suitesparse{0};  // through SuiteSparse_config's hooks
-void Count() {
-  g_ours.fetch_add(1, std::memory_order_relaxed);
-}
-}  // namespace
-
-extern "C" {
-void* malloc(std::size_t size) {
-  Count();
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  Count();
-  return __libc_calloc(count, size);
-}
-void* realloc(void* p, std::size_t size) {
-  Count();
-  return __libc_realloc(p, size);
-}
-void* memalign(std::size_t alignment, std::size_t size) {
-  Count();
-  return __libc_memalign(alignment, size);
-}
-void* aligned_alloc(std::size_t alignment, std::size_t size) {
-  Count();
-  return __libc_memalign(alignment, size);
-}
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-  Count();
-  *out = __libc_memalign(alignment, size);
-  return *out == nullptr ? ENOMEM : 0;
-}
-void free(void* p) {
-  __libc_free(p);
-}
-}
 
 namespace coulomb {
 namespace {
-
-void* SuiteSparseMalloc(std::size_t size) {
-  g_suitesparse.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-void* SuiteSparseCalloc(std::size_t count, std::size_t size) {
-  g_suitesparse.fetch_add(1, std::memory_order_relaxed);
-  return __libc_calloc(count, size);
-}
-void* SuiteSparseRealloc(void* p, std::size_t size) {
-  g_suitesparse.fetch_add(1, std::memory_order_relaxed);
-  return __libc_realloc(p, size);
-}
 
 struct Case {
   const char* scene;
@@ -128,19 +63,17 @@ TEST_P(StepAllocations, AWarmStepAllocatesNoMoreThanItsBound) {
   sim::Scene& scene = loaded.value();
   scene.model.settings.formulation = testing_support::Named(c.formulation);
   scene.model.settings.measure_accuracy = false;  // as benchmarks time it
-  SuiteSparse_config.malloc_func = SuiteSparseMalloc;
-  SuiteSparse_config.calloc_func = SuiteSparseCalloc;
-  SuiteSparse_config.realloc_func = SuiteSparseRealloc;
-  SuiteSparse_config.free_func = __libc_free;
+  coulomb::testing::CountSuiteSparseAllocationsApart();
   sim::Data data = sim::MakeData(scene.model, scene.initial);
   for (int k = 0; k < kWarmSteps; ++k) sim::Step(scene.model, data);
-  const long long ours = g_ours.load(), suitesparse = g_suitesparse.load();
+  const coulomb::testing::AllocationCounts before = coulomb::testing::CountedAllocations();
   int failed = 0;
   for (int k = 0; k < kCountedSteps; ++k) {
     failed += sim::Step(scene.model, data).status != LcpStatus::kSolved;
   }
-  const long long ours_counted = g_ours.load() - ours;
-  const long long suitesparse_counted = g_suitesparse.load() - suitesparse;
+  const coulomb::testing::AllocationCounts after = coulomb::testing::CountedAllocations();
+  const long long ours_counted = after.ours - before.ours;
+  const long long suitesparse_counted = after.suitesparse - before.suitesparse;
   RecordProperty("ours", std::to_string(ours_counted));
   RecordProperty("suitesparse", std::to_string(suitesparse_counted));
   std::printf("%s/%s: %lld allocations in %d warm steps (%lld in SuiteSparse), %d failed\n",
