@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto file = coulomb::io::ParseCheckpoint(bytes, "fuzz.ckpt");
   if (!file.ok()) return 0;
   const coulomb::sim::RunCheckpoint& c = file.value().checkpoint;
-  const coulomb::math::CholeskySource& factor = c.sap_factor;
+  const coulomb::math::CholeskySource& factor = c.carried.factor;
   if (factor.lower.rows() != factor.lower.cols())
     coulomb::fuzz::Broken("checkpoint accepted with a non-square SAP factor");
   (void)coulomb::sim::CheckResumable(DropScene(), c);

@@ -53,6 +53,13 @@ struct FormulationWorkspace {
   NonsmoothNewtonWorkspace newton;  // the cone's Newton block system and its KLU analysis
 };
 
+// What a formulation carries from one step to the next that later answers depend on (not only
+// their speed), as a checkpoint stores it (sim/checkpoint.h): SAP's lagged factor, which later
+// steps precondition CG with. Empty for the formulations that carry nothing.
+struct FormulationCarry {
+  math::CholeskySource factor;  // the matrix a factor was made from (0 × 0: none)
+};
+
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
 struct FormulationSupport {
   bool deformable_bodies = false;      // FEM bodies, coupled in the same contact problem
@@ -79,6 +86,10 @@ struct Formulation {
   void (*solve)(const contact::ContactProblem& problem, const FormulationSettings& settings,
                 const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
                 ContactSolution& solution) = nullptr;
+  // What a checkpoint keeps of the workspace, and how a resumed run takes it back; null for a
+  // formulation whose workspace is speed only.
+  FormulationCarry (*save_carry)(const FormulationWorkspace& workspace) = nullptr;
+  void (*restore_carry)(const FormulationCarry& carry, FormulationWorkspace& workspace) = nullptr;
   // One step of rigid and FEM bodies together; null unless supports.deformable_bodies.
   CoupledSolution (*solve_coupled)(const CoupledStepInput& input,
                                    const FormulationSettings& settings,

@@ -254,7 +254,7 @@ std::string Serialize(const CheckpointFile& file) {
     w.Put(static_cast<std::uint64_t>(d.R0.size()));
     for (const Eigen::Matrix3d& R : d.R0) w.Put(R.data(), 9);
   }
-  PutFactorSource(c.sap_factor, w);
+  PutFactorSource(c.carried.factor, w);
   PutSummary(c.tally, w);
   return w.bytes();
 }
@@ -399,7 +399,7 @@ Expected<CheckpointFile> ParseCheckpoint(const std::string& bytes, const std::st
     d.R0.resize(r.Count("deformables.R0", 9 * sizeof(double)));
     for (Eigen::Matrix3d& R : d.R0) r.GetDoubles(R.data(), 9, "deformables.R0");
   }
-  if (!GetFactorSource(r, c.sap_factor)) {
+  if (!GetFactorSource(r, c.carried.factor)) {
     return InputError{path, 0, "sap_factor", "not a lower-triangular sparse matrix"};
   }
   GetSummary(r, c.tally);

@@ -17,7 +17,9 @@ RunCheckpoint MakeCheckpoint(const Model& model, const Data& data, const RunTall
   c.v = state.v;
   c.contacts = state.contacts;
   c.deformables = state.deformables;
-  c.sap_factor = data.formulation.sap_factorization.source();
+  if (model.settings.formulation->save_carry != nullptr) {
+    c.carried = model.settings.formulation->save_carry(data.formulation);
+  }
   c.tally = tally;
   return c;
 }

@@ -2,8 +2,9 @@
 // A run paused at a step boundary: everything the step loop carries from one step to the next
 // that changes what later steps compute, so that a run resumed from it continues bit-identically
 // to the run that never stopped (both summaries give the same state_hash; a test pins it for the
-// arch and for every formulation). It keeps SAP's lagged Hessian factor as the matrix it was
-// made from (refactored on resume), because later steps precondition with it. What it leaves
+// arch and for every formulation). It keeps what the formulation carries (its descriptor's
+// save_carry: SAP's lagged Hessian factor, as the matrix it was made from, refactored on resume,
+// because later steps precondition with it). What it leaves
 // out is speed only: the symbolic analyses (SAP's, the cone's KLU one, functions of the
 // sparsity pattern) and Data::step (contact scratch, the last report), which the first
 // resumed step rebuilds with the same result.
@@ -33,8 +34,9 @@ struct RunCheckpoint {
   // The warm start of the next step (warm_start.h): last step's contacts and impulses.
   std::vector<PersistentContact> contacts;
   std::vector<fem::FemState> deformables;  // x, v and R0 (the corotated rotations) per body
-  // SAP's lagged factor: later steps precondition CG with it, so their iterates depend on it.
-  math::CholeskySource sap_factor;
+  // What the formulation carries that later steps depend on (SAP's lagged factor: later steps
+  // precondition CG with it, so their iterates depend on it).
+  FormulationCarry carried;
   RunTally tally;
 };
 

@@ -218,7 +218,9 @@ Data StartRun(const Scene& scene, const RunCheckpoint* resume, RunTally& tally) 
   Data data = MakeData(scene.model, state);
   data.steps = resume->steps_done;
   data.state.time = data.start_time + static_cast<double>(data.steps) * scene.model.time_step;
-  data.formulation.sap_factorization.Restore(resume->sap_factor);
+  if (scene.model.settings.formulation->restore_carry != nullptr) {
+    scene.model.settings.formulation->restore_carry(resume->carried, data.formulation);
+  }
   tally = resume->tally;
   return data;
 }

@@ -31,6 +31,14 @@ const Formulation kSapFormulation = {
            const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
           solution = SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
         },
+    .save_carry =
+        [](const FormulationWorkspace& workspace) {
+          return FormulationCarry{workspace.sap_factorization.source()};
+        },
+    .restore_carry =
+        [](const FormulationCarry& carry, FormulationWorkspace& workspace) {
+          workspace.sap_factorization.Restore(carry.factor);
+        },
     .solve_coupled =
         [](const CoupledStepInput& input, const FormulationSettings& settings,
            FormulationWorkspace& workspace) {
