@@ -14,39 +14,44 @@ namespace {
 
 // J̇ v by a forward difference along the motion: the contact velocities of the same contacts
 // (matched by id) detected afresh at q ⊕ δ v, so contact points move as they do in rolling and
-// the rate is that of the contact, not of a material point. Unmatched contacts get zero.
-Eigen::VectorXd ContactVelocityRate(const multibody::Model& model, multibody::Data& data,
-                                    const geometry::CollisionWorld& world, const State& state,
-                                    const contact::ContactProblem& problem,
-                                    const geometry::ContactSet& contacts,
-                                    const std::vector<double>& reach) {
+// the rate is that of the contact, not of a material point. Unmatched contacts get zero. Into
+// w.problem.contact_velocity_rate, with w.velocity_rate as scratch.
+void CalcContactVelocityRate(const Model& model, Data& data) {
   constexpr double kDelta = 1e-7;  // s: the FD error O(δ) is far below the drift correction
+  StepWorkspace& w = data.step;
+  StepWorkspace::VelocityRate& s = w.velocity_rate;
+  const State& state = data.state;
+  const contact::ContactProblem& problem = w.problem;
+  const geometry::ContactSet& contacts = w.detection.contacts;
   const int nc = problem.num_contacts();
-  Eigen::VectorXd rate = Eigen::VectorXd::Zero(3 * nc);
-  const Eigen::VectorXd q = multibody::IntegrateConfiguration(model, state.q, state.v, kDelta);
-  multibody::CalcForwardKinematics(model, data, q, state.v);
-  const geometry::ContactDetection moved = geometry::FindContacts(world, data.X_world, reach);
-  geometry::ContactSet matched;
-  std::vector<int> index;
+  Eigen::VectorXd& rate = w.problem.contact_velocity_rate;
+  rate.setZero(3 * nc);
+  s.q = state.q;
+  multibody::IntegrateConfigurationInPlace(model.multibody, state.v, kDelta, s.q);
+  multibody::CalcForwardKinematics(model.multibody, data.multibody, s.q, state.v);
+  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, s.moved);
+  s.matched.contacts.clear();
+  s.index.clear();
   for (int k = 0; k < nc; ++k) {
-    for (const geometry::Contact& c : moved.contacts.contacts) {
+    for (const geometry::Contact& c : s.moved.contacts.contacts) {
       if (c.id != 0 && c.id == contacts.contacts[k].id) {
-        matched.contacts.push_back(c);
-        index.push_back(k);
+        s.matched.contacts.push_back(c);
+        s.index.push_back(k);
         break;
       }
     }
   }
-  if (matched.contacts.empty()) return rate;
-  const contact::ContactProblem later = contact::BuildContactProblem(
-      model, data, q, state.v, Eigen::VectorXd::Zero(model.nv), matched, problem.time_step);
-  const Eigen::VectorXd u_later = later.J * state.v, u_now = problem.J * state.v;
-  for (std::size_t i = 0; i < index.size(); ++i) {
-    rate.segment<3>(3 * index[i]) =
-        (u_later.segment<3>(3 * static_cast<Eigen::Index>(i)) - u_now.segment<3>(3 * index[i])) /
-        kDelta;
+  if (s.matched.contacts.empty()) return;
+  s.zero_tau.setZero(model.multibody.nv);
+  contact::BuildContactProblem(model.multibody, data.multibody, s.q, state.v, s.zero_tau, s.matched,
+                               problem.time_step, s.later);
+  s.u_later.noalias() = s.later.J * state.v;
+  s.u_now.noalias() = problem.J * state.v;
+  for (std::size_t i = 0; i < s.index.size(); ++i) {
+    rate.segment<3>(3 * s.index[i]) = (s.u_later.segment<3>(3 * static_cast<Eigen::Index>(i)) -
+                                       s.u_now.segment<3>(3 * s.index[i])) /
+                                      kDelta;
   }
-  return rate;
 }
 
 }  // namespace
@@ -115,9 +120,7 @@ void BuildStepProblem(const Model& model, Data& data) {
                                w.detection.contacts, model.time_step, w.problem);
   w.problem.drives = w.drives;
   if (model.settings.formulation->supports.contact_velocity_rate) {
-    w.problem.contact_velocity_rate =
-        ContactVelocityRate(model.multibody, data.multibody, model.world, state, w.problem,
-                            w.detection.contacts, w.reach);
+    CalcContactVelocityRate(model, data);
   }
 }
 
