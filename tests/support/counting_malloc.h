@@ -1,13 +1,13 @@
 #pragma once
 // Replaces the C allocator of the program that includes this header (in exactly one of its
 // translation units) with one that counts: malloc and its family, which both operator new and
-// Eigen reach. SuiteSparse's allocations (CHOLMOD, KLU) go through their own hooks to a second
+// Eigen reach. The counters are per thread, plain increments. Counting is not free (a call and an
+// increment around every malloc and free): time with the allocator as it is (bench/step_bench). SuiteSparse's allocations (CHOLMOD, KLU) go through their own hooks to a second
 // counter, so the two are told apart. Not for sanitizer builds, which replace the allocator
 // themselves.
 
 #include <SuiteSparse_config.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstddef>
 
@@ -24,28 +24,29 @@ void __libc_free(void* p);
 
 namespace coulomb::testing {
 
+// The calling thread's allocations so far.
 struct AllocationCounts {
   long long ours = 0;         // every allocation but SuiteSparse's
   long long suitesparse = 0;  // through SuiteSparse_config's hooks
 };
 
-inline std::atomic<long long> g_counted_ours{0};
-inline std::atomic<long long> g_counted_suitesparse{0};
+inline thread_local long long g_counted_ours = 0;
+inline thread_local long long g_counted_suitesparse = 0;
 
 inline AllocationCounts CountedAllocations() {
-  return {g_counted_ours.load(), g_counted_suitesparse.load()};
+  return {g_counted_ours, g_counted_suitesparse};
 }
 
 inline void* SuiteSparseMalloc(std::size_t size) {
-  g_counted_suitesparse.fetch_add(1, std::memory_order_relaxed);
+  ++g_counted_suitesparse;
   return __libc_malloc(size);
 }
 inline void* SuiteSparseCalloc(std::size_t count, std::size_t size) {
-  g_counted_suitesparse.fetch_add(1, std::memory_order_relaxed);
+  ++g_counted_suitesparse;
   return __libc_calloc(count, size);
 }
 inline void* SuiteSparseRealloc(void* p, std::size_t size) {
-  g_counted_suitesparse.fetch_add(1, std::memory_order_relaxed);
+  ++g_counted_suitesparse;
   return __libc_realloc(p, size);
 }
 
@@ -61,27 +62,27 @@ inline void CountSuiteSparseAllocationsApart() {
 
 extern "C" {
 void* malloc(std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   return __libc_calloc(count, size);
 }
 void* realloc(void* p, std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   return __libc_realloc(p, size);
 }
 void* memalign(std::size_t alignment, std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   return __libc_memalign(alignment, size);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   return __libc_memalign(alignment, size);
 }
 int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
-  coulomb::testing::g_counted_ours.fetch_add(1, std::memory_order_relaxed);
+  ++coulomb::testing::g_counted_ours;
   *out = __libc_memalign(alignment, size);
   return *out == nullptr ? ENOMEM : 0;
 }
