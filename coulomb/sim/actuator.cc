@@ -53,14 +53,6 @@ double Profile::Rate(double t) const {
   return 0;
 }
 
-Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
-                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                              PdHandling pd) {
-  Eigen::VectorXd tau;
-  CalcActuation(model, actuators, t, q, v, pd, tau);
-  return tau;
-}
-
 void CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
                    const Eigen::VectorXd& q, const Eigen::VectorXd& v, PdHandling pd,
                    Eigen::VectorXd& tau) {

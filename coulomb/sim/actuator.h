@@ -44,9 +44,6 @@ enum class PdHandling { kExplicit, kImplicit };
 void CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators, double t,
                    const Eigen::VectorXd& q, const Eigen::VectorXd& v, PdHandling pd,
                    Eigen::VectorXd& tau);
-Eigen::VectorXd CalcActuation(const multibody::Model& model, const std::vector<Actuator>& actuators,
-                              double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                              PdHandling pd = PdHandling::kExplicit);
 
 // The PD controllers as implicit drives with their references at time t (the end of the step):
 // τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort limit) at the step's end state.
