@@ -33,4 +33,12 @@ FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& 
 void CertifyFrictionContact(const FrictionContactProblem& problem, const Eigen::VectorXd& r,
                             FrictionContactCertificate& certificate);
 
+// Contact i's share of the ABH error's numerator, ‖r − P_K(r − û)‖² with û De Saxcé's velocity
+// of u: the one formula every certificate sums.
+double AbhResidualSquared(const Eigen::Vector3d& r, const Eigen::Vector3d& u, double mu);
+// The certificate of r whose contact velocities u = W r + q are already in `certificate.u`
+// (computed from body velocities by the solvers that never form W); q_norm = ‖q‖.
+void CertifyContactVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, double q_norm,
+                              FrictionContactCertificate& certificate);
+
 }  // namespace coulomb

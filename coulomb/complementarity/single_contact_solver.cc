@@ -68,6 +68,56 @@ double RefineRoot(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
   return (fa * b - fb * a) / (fa - fb);
 }
 
+// Sliding as a one-parameter family: with r_T = −μ r_N d and u_T = α d, u_T = −λ r_T for
+// λ = α / ‖r_T‖ ≥ 0, so for each λ the conditions u_N = 0, u_T = −λ r_T are linear,
+//   (W + λ P) r = −q,  P = diag(0, 1, 1),
+// and sliding is a root of f(λ) = ‖r_T(λ)‖ − μ r_N(λ): f(0) > 0 where sticking left the cone,
+// f → −μ q_N / W_NN < 0 as λ → ∞. Newton on f (r' = −(W + λ P)⁻¹ P r), kept inside a bracket
+// by bisection. Gives the slip direction d = −r_T / ‖r_T‖ (false: no root found, the caller
+// falls back to the angular scan).
+bool SlideByNewton(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
+                   Eigen::Vector2d& d) {
+  if (!(mu > 0) || !(W(0, 0) > 0)) return false;
+  Eigen::Matrix3d P = Eigen::Matrix3d::Zero();
+  P(1, 1) = P(2, 2) = 1;
+  Eigen::Vector3d r, dr;
+  const auto f = [&](double lambda, double& slope) {
+    const Eigen::Matrix3d A_inverse = (W + lambda * P).inverse();
+    r = -A_inverse * q;
+    dr = -A_inverse * (P * r);
+    const double rt = r.tail<2>().norm();
+    slope = (rt > 0 ? r.tail<2>().dot(dr.tail<2>()) / rt : 0.0) - mu * dr[0];
+    return rt - mu * r[0];
+  };
+  // f is convex and decreasing in the usual case, where Newton from λ = 0 climbs to the root
+  // from the left without overshooting; a step that leaves the bracket bisects instead (and
+  // finds the right end by doubling while it is unknown).
+  double slope = 0;
+  double lo = 0, hi = std::numeric_limits<double>::infinity();
+  double lambda = 0, value = f(0, slope);
+  if (!(value > 0)) return false;
+  const double tolerance = 1e-14 * (1 + mu) * (std::abs(q[0]) / W(0, 0) + 1e-300);
+  // Also done when λ stops moving: rounding in the 3 × 3 solves of an ill-conditioned W (the
+  // corners of a box) can keep |f| above `tolerance`, and the caller's test decides anyway.
+  for (int k = 0;
+       k < 100 && std::abs(value) > tolerance && (std::isinf(hi) || hi - lo > 1e-14 * hi); ++k) {
+    double next = slope < 0 ? lambda - value / slope : INFINITY;
+    if (!(next > lo && next < hi)) {
+      next = std::isfinite(hi) ? 0.5 * (lo + hi) : std::max(4 * lo, W.trace());
+    }
+    const bool settled = std::abs(next - lambda) <= 1e-14 * std::abs(lambda);
+    lambda = next;
+    value = f(lambda, slope);
+    if (!std::isfinite(value)) return false;
+    (value > 0 ? lo : hi) = lambda;
+    if (settled) break;
+  }
+  const double rt = r.tail<2>().norm();
+  if (!(rt > 0) || !(r[0] > 0) || !r.allFinite()) return false;
+  d = -r.tail<2>() / rt;
+  return true;
+}
+
 // The grid's directions, computed once: the scan below then needs no trigonometry.
 constexpr int kGrid = 32;
 const std::array<Eigen::Vector2d, kGrid + 1>& GridDirections() {
@@ -97,19 +147,38 @@ Eigen::Vector3d FixedPoint(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, d
 
 }  // namespace
 
+LocalDelassus MakeLocalDelassus(const Eigen::Matrix3d& W) {
+  LocalDelassus out;
+  out.W = W;
+  const Eigen::LDLT<Eigen::Matrix3d> ldlt(W);
+  out.invertible =
+      ldlt.info() == Eigen::Success && ldlt.isPositive() && W.diagonal().minCoeff() > 0;
+  if (out.invertible) {
+    out.W_inverse = ldlt.solve(Eigen::Matrix3d::Identity());
+    out.invertible = out.W_inverse.allFinite();
+  }
+  return out;
+}
+
 SingleContactSolution SolveSingleContact(const Eigen::Matrix3d& W, const Eigen::Vector3d& q,
+                                         double mu, const Eigen::Vector3d& previous) {
+  if (q[0] >= 0) return {};  // separation, before any factorization
+  return SolveSingleContact(MakeLocalDelassus(W), q, mu, previous);
+}
+
+SingleContactSolution SolveSingleContact(const LocalDelassus& local, const Eigen::Vector3d& q,
                                          double mu, const Eigen::Vector3d& previous) {
   SingleContactSolution out;
   if (q[0] >= 0) return out;  // separation
+  const Eigen::Matrix3d& W = local.W;
   // Sticking.
-  const Eigen::LDLT<Eigen::Matrix3d> ldlt(W);
-  if (ldlt.info() == Eigen::Success && ldlt.isPositive() && W.diagonal().minCoeff() > 0) {
-    Eigen::Vector3d r = -ldlt.solve(q);
+  if (local.invertible) {
+    Eigen::Vector3d r = -local.W_inverse * q;
     // Up to two steps of iterative refinement: local W blocks of one body touched at several points
     // are nearly singular, and the plain solve's residual (1e-6 relative on FCLib's OneObject)
     // failed the check below, sending a valid sticking contact to the slow fixed point.
     const auto solves = [&] { return (W * r + q).norm() <= 1e-10 * (q.norm() + 1e-300); };
-    for (int k = 0; k < 2 && r.allFinite() && !solves(); ++k) r -= ldlt.solve(W * r + q);
+    for (int k = 0; k < 2 && r.allFinite() && !solves(); ++k) r -= local.W_inverse * (W * r + q);
     const bool finite = r.allFinite() && solves();
     if (finite && r[0] > 0 && r.tail<2>().norm() <= mu * r[0] * (1 + 1e-12)) {
       out.r = r;
@@ -123,6 +192,16 @@ SingleContactSolution SolveSingleContact(const Eigen::Matrix3d& W, const Eigen::
     return out;
   }
   const double scale = q.norm() + W.norm() * previous.norm();
+  // Sliding by Newton on λ (SlideByNewton): no trigonometry, a few 3 × 3 solves; accepted only by
+  // the test the bracketed roots below pass.
+  if (Eigen::Vector2d d; SlideByNewton(W, q, mu, d)) {
+    const SlideCandidate c = Slide(W, q, mu, d);
+    if (IsSlidingSolution(c, d, scale)) {
+      out.r = c.r;
+      out.regime = ContactRegime::kSliding;
+      return out;
+    }
+  }
   const double step = 2 * std::numbers::pi / kGrid;
   // Sliding near the previous direction first: inside NSGS the regime and direction of a contact
   // rarely change between sweeps, and a root bracketed there is the one closest to `previous`,

@@ -27,4 +27,15 @@ struct SingleContactSolution {
 SingleContactSolution SolveSingleContact(const Eigen::Matrix3d& W, const Eigen::Vector3d& q,
                                          double mu, const Eigen::Vector3d& previous);
 
+// W with what every solve on it needs, computed once: Gauss–Seidel solves the same contact's
+// problem with a new q at every sweep.
+struct LocalDelassus {
+  Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+  Eigen::Matrix3d W_inverse = Eigen::Matrix3d::Zero();  // when `invertible`
+  bool invertible = false;  // positive definite with a positive diagonal: sticking is r = −W⁻¹ q
+};
+LocalDelassus MakeLocalDelassus(const Eigen::Matrix3d& W);
+SingleContactSolution SolveSingleContact(const LocalDelassus& W, const Eigen::Vector3d& q,
+                                         double mu, const Eigen::Vector3d& previous);
+
 }  // namespace coulomb

@@ -57,6 +57,22 @@ void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const 
   if (T.size() != 0) X = T * X;  // back to the block's velocities
 }
 
+void BlockCholesky::InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const {
+  const Eigen::MatrixXd& T = reductions_[index];
+  if (T.size() == 0 && Minv.rows() == 6) {
+    // A free body: fixed-size solves, no blocking workspace on the heap.
+    Eigen::Matrix<double, 6, 6> X = Eigen::Matrix<double, 6, 6>::Identity();
+    factors_[index].matrixL().solveInPlace(X);
+    factors_[index].matrixU().solveInPlace(X);
+    Minv = X;
+  } else if (T.size() == 0) {
+    Minv.setIdentity();
+    factors_[index].solveInPlace(Minv);
+  } else {
+    Minv.noalias() = T * factors_[index].solve(T.transpose());
+  }
+}
+
 Eigen::VectorXd BlockCholesky::Solve(const Eigen::VectorXd& rhs) const {
   Eigen::VectorXd x = rhs;
   SolveInPlace(x);

@@ -47,6 +47,9 @@ class BlockCholesky {
   void SolveLowerBlockInPlace(int index, Eigen::MatrixXd& X) const;
   void SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const;
   const std::vector<DofBlock>& blocks() const { return blocks_; }
+  // Block `index`'s dense inverse M_bb⁻¹ (T (Tᵀ M_bb T)⁻¹ Tᵀ with a reduction) into Minv,
+  // size × size: for the solvers that keep M⁻¹ Jᵀ per contact.
+  void InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const;
 
  private:
   std::vector<DofBlock> blocks_;

@@ -89,16 +89,23 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
   math::AssignFromTriplets(s.MinvJt, nv, 3 * nc, local.MinvJt);
   local.q.noalias() = problem.J * problem.v_star;
   s.v_before.noalias() = problem.J * problem.v;
-  const double h = problem.time_step;
   for (int k = 0; k < nc; ++k) {
-    double required = -position_correction * problem.phi[k] / h;  // n·v⁺ ≥ required
-    const bool rigid = problem.compliance.size() != nc || problem.compliance[k] == 0;
-    if (rigid) required = std::min(required, max_correction_speed);
-    const double vn = s.v_before[3 * k],
-                 e = problem.restitution.size() > k ? problem.restitution[k] : 0.0;
-    if (e > 0 && vn < 0 && problem.phi[k] + h * vn <= 0) required = std::max(required, -e * vn);
-    local.q[3 * k] -= required;
+    local.q[3 * k] -= RequiredNormalVelocity(problem, k, s.v_before[3 * k], position_correction,
+                                             max_correction_speed);
   }
+}
+
+double RequiredNormalVelocity(const contact::ContactProblem& problem, int k, double normal_velocity,
+                              double position_correction, double max_correction_speed) {
+  const int nc = problem.num_contacts();
+  const double h = problem.time_step;
+  double required = -position_correction * problem.phi[k] / h;  // n·v⁺ ≥ required
+  const bool rigid = problem.compliance.size() != nc || problem.compliance[k] == 0;
+  if (rigid) required = std::min(required, max_correction_speed);
+  const double vn = normal_velocity,
+               e = problem.restitution.size() > k ? problem.restitution[k] : 0.0;
+  if (e > 0 && vn < 0 && problem.phi[k] + h * vn <= 0) required = std::max(required, -e * vn);
+  return required;
 }
 
 }  // namespace coulomb

@@ -76,4 +76,9 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
 void MakeLocalContactProblem(const contact::ContactProblem& problem, double position_correction,
                              double max_correction_speed, LocalContactProblem& local);
 
+// The normal velocity contact k must reach by the end of the step (n·v⁺ ≥ this, the r above),
+// given its normal velocity n·v at the start of the step.
+double RequiredNormalVelocity(const contact::ContactProblem& problem, int k, double normal_velocity,
+                              double position_correction, double max_correction_speed);
+
 }  // namespace coulomb

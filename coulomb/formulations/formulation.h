@@ -51,6 +51,7 @@ struct FormulationWorkspace {
   LocalContactProblem local;
   FrictionContactProblem friction;
   NonsmoothNewtonWorkspace newton;  // the cone's Newton block system and its KLU analysis
+  ContactSweepWorkspace sweeps;  // the contact rows and Gauss–Seidel iterates on body velocities
 };
 
 // What a formulation carries from one step to the next that later answers depend on (not only

@@ -11,15 +11,30 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
                                          const Eigen::VectorXd& warm_start) {
   LocalContactProblem local;
   FrictionContactProblem friction;
+  ContactSweepWorkspace sweeps;
   ContactSolution out;
-  SolveConeComplementarity(problem, params, warm_start, local, friction, out);
+  SolveConeComplementarity(problem, params, warm_start, local, friction, out, nullptr, &sweeps);
   return out;
 }
+
+namespace {
+
+// The sweeps' answer as the step's.
+void TakeSweeps(const ContactSweepResult& sweeps, ContactSolution& out) {
+  out.status = sweeps.status;
+  out.message = sweeps.message;
+  out.iterations = sweeps.sweeps;
+  out.residual = sweeps.error;
+  out.impulses = sweeps.r;
+  out.v_next = sweeps.v;
+}
+
+}  // namespace
 
 void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
                               FrictionContactProblem& fc, ContactSolution& out,
-                              NonsmoothNewtonWorkspace* newton) {
+                              NonsmoothNewtonWorkspace* newton, ContactSweepWorkspace* sweeps) {
   const Stopwatch clock;
   out.Reset();
   if (problem.num_contacts() == 0) {
@@ -27,6 +42,36 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     out.v_next = problem.v_star;
     out.impulses.resize(0);
     return;
+  }
+  const ConeSolverKind kind = params.solver;
+  ConeSolverSettings settings = params.settings;
+  const Eigen::VectorXd* from = &warm_start;
+  int sweep_count = 0;
+  if (sweeps != nullptr && (kind == ConeSolverKind::kNsgs || kind == ConeSolverKind::kPortfolio)) {
+    // Gauss–Seidel on body velocities first (contact_sweeps.h): no W. The portfolio hands what
+    // stalls to its Newton stages while the problem is small enough for them; NSGS alone (as
+    // asked, or above the portfolio's Newton size) sweeps to its cap.
+    const bool newton_after = kind == ConeSolverKind::kPortfolio &&
+                              3 * problem.num_contacts() <= settings.portfolio_max_newton_rows;
+    MakeContactRows(problem, params.position_correction, params.max_correction_speed, sweeps->rows);
+    ContactSweepParams p;
+    p.tolerance = settings.tolerance;
+    p.relaxation = settings.nsgs.relaxation;
+    p.max_sweeps = settings.nsgs.max_sweeps;
+    p.stop_on_stall = newton_after;
+    ContactSweepResult& result = sweeps->result;
+    SolveContactSweeps(sweeps->rows, p, warm_start, result);
+    if (result.solved() || !newton_after || result.status == LcpStatus::kBadInput) {
+      TakeSweeps(result, out);
+      out.seconds = clock.Seconds();
+      return;
+    }
+    // Newton from where the sweeps stopped; its own NSGS probe would repeat them.
+    // From the better of the two: on a hyperstatic stack Gauss–Seidel first wanders along the
+    // redistributions of the impulses among its contacts, away from last step's answer.
+    if (result.error < result.warm_error) from = &result.r;
+    sweep_count = result.sweeps;
+    settings.portfolio_warm_sweeps = 0;
   }
   MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
   // Swapped, not copied: both keep their storage for the next step. (The member swaps: std::swap
@@ -38,10 +83,16 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   fc.mu = problem.mu;
   FrictionContactResult scratch;
   FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
-  SolveFrictionContact(fc, params.solver, params.settings, warm_start, newton, r);
+  SolveFrictionContact(fc, kind, settings, *from, newton, r);
+  if (sweeps != nullptr && sweep_count > 0 && !r.solved() && sweeps->result.error < r.error) {
+    TakeSweeps(sweeps->result, out);  // Newton did no better than the sweeps it started from
+    out.iterations += r.iterations;
+    out.seconds = clock.Seconds();
+    return;
+  }
   out.status = r.status;
   out.message = r.message;
-  out.iterations = r.iterations;
+  out.iterations = sweep_count + r.iterations;
   out.residual = r.error;
   if (r.r.size() == fc.q.size()) {
     out.impulses = r.r;

@@ -10,6 +10,7 @@
 #include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/contact_sweeps.h"
 
 namespace coulomb {
 
@@ -37,10 +38,13 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
                                          const ConeParams& params = {},
                                          const Eigen::VectorXd& warm_start = {});
 // The same into `out`, with the contact-space problems built in `local` and `friction`, whose
-// storage is reused from step to step.
+// storage is reused from step to step. With `sweeps`, NSGS and the portfolio start with
+// Gauss–Seidel on body velocities (contact_sweeps.h) and build W only if the portfolio hands
+// a stalled problem to Newton; without, they run on the assembled W.
 void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
                               FrictionContactProblem& friction, ContactSolution& out,
-                              NonsmoothNewtonWorkspace* newton = nullptr);
+                              NonsmoothNewtonWorkspace* newton = nullptr,
+                              ContactSweepWorkspace* sweeps = nullptr);
 
 }  // namespace coulomb

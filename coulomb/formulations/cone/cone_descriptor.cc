@@ -34,7 +34,8 @@ const Formulation kConeFormulation = {
            const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
            ContactSolution& solution) {
           SolveConeComplementarity(problem, settings.cone, warm_start, workspace.local,
-                                   workspace.friction, solution, &workspace.newton);
+                                   workspace.friction, solution, &workspace.newton,
+                                   &workspace.sweeps);
         },
 };
 

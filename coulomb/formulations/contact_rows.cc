@@ -1,0 +1,209 @@
+// MakeContactRows (contact_sweeps.h): each contact's Jacobian rows, M⁻¹ J_iᵀ and W_ii, and the
+// islands and ground-up order the sweeps visit them in.
+
+#include <algorithm>
+#include <climits>
+
+#include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/contact_sweeps.h"
+
+namespace coulomb {
+namespace {
+
+using Side = ContactRows::Side;
+
+// Y = M_bb⁻¹ J_sᵀ and W += J_s Y for one side (fixed sizes for a free body's six DoFs).
+template <int N>
+void AddSide(const double* J, const double* Minv, int n, double* Y, Eigen::Matrix3d& W) {
+  const Eigen::Map<const Eigen::Matrix<double, 3, N>> Js(J, 3, n);
+  const Eigen::Map<const Eigen::Matrix<double, N, N>> M(Minv, n, n);
+  Eigen::Map<Eigen::Matrix<double, N, 3>> Ys(Y, n, 3);
+  Ys.noalias() = M * Js.transpose();
+  W.noalias() += Js * Ys;
+}
+
+// The sides of every contact and their offsets in the pools, and J's entries copied into them.
+void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows) {
+  const int nc = problem.num_contacts();
+  const auto& blocks = problem.mass.blocks();
+  rows.contacts.resize(nc);
+  int pool = 0;
+  for (int k = 0; k < nc; ++k) {
+    const auto [a, b] = problem.contact_blocks[k];
+    ContactRows::Row& row = rows.contacts[k];
+    row.sides = {};
+    const std::array<int, 2> sides = {a, b != a ? b : -1};
+    for (int j = 0; j < 2; ++j) {
+      if (sides[j] < 0) continue;
+      const multibody::DofBlock& block = blocks[sides[j]];
+      row.sides[j] = {sides[j], block.start, block.size, pool};
+      pool += 3 * block.size;
+    }
+  }
+  rows.J.assign(pool, 0.0);
+  rows.MinvJt.resize(pool);
+  for (int k = 0; k < nc; ++k) {
+    const ContactRows::Row& row = rows.contacts[k];
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(problem.J, 3 * k + a); it;
+           ++it) {
+        const int col = static_cast<int>(it.col());
+        for (const Side& side : row.sides) {
+          if (side.size > 0 && col >= side.start && col < side.start + side.size) {
+            rows.J[side.offset + a + 3 * (col - side.start)] = it.value();
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The dense M⁻¹ of every block a contact touches (its cost is the block's factorization's).
+void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& rows) {
+  const auto& blocks = problem.mass.blocks();
+  ContactRows::Scratch& s = rows.scratch;
+  s.block_offset.assign(blocks.size(), -1);
+  int total = 0;
+  for (const ContactRows::Row& row : rows.contacts) {
+    for (const Side& side : row.sides) {
+      if (side.size == 0 || s.block_offset[side.block] >= 0) continue;
+      s.block_offset[side.block] = total;
+      total += side.size * side.size;
+    }
+  }
+  s.Minv.resize(total);
+  for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
+    if (s.block_offset[b] < 0) continue;
+    const int n = blocks[b].size;
+    problem.mass.InvertBlock(b,
+                             Eigen::Map<Eigen::MatrixXd>(s.Minv.data() + s.block_offset[b], n, n));
+  }
+}
+
+int Find(std::vector<int>& parent, int b) {
+  while (parent[b] != b) b = parent[b] = parent[parent[b]];
+  return b;
+}
+
+// Islands (contacts connected through blocks with velocities; the world joins none) and, inside
+// each, breadth-first depth from the blocks that rest on something without velocities: Gauss–Seidel
+// carries a stack's weight down in one sweep when visiting it ground up.
+void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& rows) {
+  const int nc = rows.num_contacts();
+  const int nb = static_cast<int>(problem.mass.blocks().size());
+  ContactRows::Scratch& s = rows.scratch;
+  s.parent.resize(nb);
+  for (int b = 0; b < nb; ++b) s.parent[b] = b;
+  s.touching.resize(nb);
+  for (std::vector<int>& list : s.touching) list.clear();
+  s.depth.assign(nb, INT_MAX);
+  s.queue.clear();
+  for (int k = 0; k < nc; ++k) {
+    const auto& sides = rows.contacts[k].sides;
+    const int a = sides[0].block, b = sides[1].block;
+    if (a >= 0 && b >= 0) s.parent[Find(s.parent, a)] = Find(s.parent, b);
+    for (const Side& side : sides) {
+      if (side.block >= 0) s.touching[side.block].push_back(k);
+    }
+    const int grounded = (a >= 0) != (b >= 0) ? std::max(a, b) : -1;
+    if (grounded >= 0 && s.depth[grounded] != 0) {
+      s.depth[grounded] = 0;
+      s.queue.push_back(grounded);
+    }
+  }
+  for (std::size_t head = 0; head < s.queue.size(); ++head) {
+    const int b = s.queue[head];
+    for (const int k : s.touching[b]) {
+      const auto& sides = rows.contacts[k].sides;
+      const int other = sides[0].block == b ? sides[1].block : sides[0].block;
+      if (other >= 0 && s.depth[other] > s.depth[b] + 1) {
+        s.depth[other] = s.depth[b] + 1;
+        s.queue.push_back(other);
+      }
+    }
+  }
+  // Islands numbered by their first contact, so the order depends on the data alone.
+  s.island_of.assign(nb, -1);
+  s.keys.resize(nc);
+  int islands = 0;
+  for (int k = 0; k < nc; ++k) {
+    const auto& sides = rows.contacts[k].sides;
+    const int any = sides[0].block >= 0 ? sides[0].block : sides[1].block;
+    int island = islands;
+    int depth = INT_MAX;
+    if (any >= 0) {
+      int& id = s.island_of[Find(s.parent, any)];
+      if (id < 0) id = islands;
+      island = id;
+      for (const Side& side : sides) {
+        if (side.block >= 0) depth = std::min(depth, s.depth[side.block]);
+      }
+    }
+    if (island == islands) ++islands;
+    s.keys[k] = {island, depth, k};
+  }
+  std::sort(s.keys.begin(), s.keys.end());
+  rows.order.resize(nc);
+  rows.island_start.clear();
+  for (int i = 0; i < nc; ++i) {
+    rows.order[i] = s.keys[i][2];
+    if (i == 0 || s.keys[i][0] != s.keys[i - 1][0]) rows.island_start.push_back(i);
+  }
+  rows.island_start.push_back(nc);
+}
+
+}  // namespace
+
+Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v) {
+  Eigen::Vector3d u = Eigen::Vector3d::Zero();
+  for (const Side& side : rows.contacts[k].sides) {
+    if (side.size == 6) {
+      u.noalias() += Eigen::Map<const Eigen::Matrix<double, 3, 6>>(rows.J.data() + side.offset) *
+                     v.segment<6>(side.start);
+    } else if (side.size > 0) {
+      u.noalias() += Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + side.offset, 3, side.size) *
+                     v.segment(side.start, side.size);
+    }
+  }
+  return u;
+}
+
+void MakeContactRows(const contact::ContactProblem& problem, double position_correction,
+                     double max_correction_speed, ContactRows& rows) {
+  const int nc = problem.num_contacts();
+  FillJacobianRows(problem, rows);
+  InvertTouchedBlocks(problem, rows);
+  const bool compliant = problem.compliance.size() == nc;
+  const double h = problem.time_step;
+  rows.mu = problem.mu;
+  rows.v_star = problem.v_star;
+  rows.q.resize(3 * nc);
+  for (int k = 0; k < nc; ++k) {
+    ContactRows::Row& row = rows.contacts[k];
+    Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+    for (const Side& side : row.sides) {
+      if (side.size == 0) continue;
+      const double* Minv = rows.scratch.Minv.data() + rows.scratch.block_offset[side.block];
+      const double* J = rows.J.data() + side.offset;
+      double* Y = rows.MinvJt.data() + side.offset;
+      if (side.size == 6) {
+        AddSide<6>(J, Minv, 6, Y, W);
+      } else {
+        AddSide<Eigen::Dynamic>(J, Minv, side.size, Y, W);
+      }
+    }
+    W = (0.5 * (W + W.transpose())).eval();  // exactly symmetric, as Zᵀ Z is
+    // A compliant contact's deflection c γ / h² on the normal diagonal (MakeLocalContactProblem).
+    row.compliance = compliant && problem.compliance[k] > 0 ? problem.compliance[k] / (h * h) : 0;
+    W(0, 0) += row.compliance;
+    row.W = MakeLocalDelassus(W);
+    const double vn = ContactRowVelocity(rows, k, problem.v)[0];
+    row.bias = {-RequiredNormalVelocity(problem, k, vn, position_correction, max_correction_speed),
+                0, 0};
+    rows.q.segment<3>(3 * k) = ContactRowVelocity(rows, k, problem.v_star) + row.bias;
+  }
+  OrderByIslandAndDepth(problem, rows);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,104 @@
+#pragma once
+// Gauss–Seidel over contacts on the body velocities, never forming W = J M⁻¹ Jᵀ
+// (docs/notes/contact-level-solvers.md). Per step and contact, once: its Jacobian rows on the
+// DoFs of its (at most two) trees, their columns M⁻¹ J_iᵀ and its 3 × 3 block W_ii. A sweep then
+// visits each contact once,
+//   u_i = J_i v + b_i + D_i r_i,   r_i ← the exact one-contact solve of FC(W_ii, u_i − W_ii r_i,
+//   μ_i), v  += M⁻¹ J_iᵀ Δr_i,
+// which costs the DoFs of two trees per contact however full W would be. Contacts are solved
+// island by island (connected through trees with velocities), from the ground up, and each island
+// stops when its own ABH error meets the tolerance: with ‖F_I‖ ≤ ε ‖q_I‖ for every island I the
+// whole step's error ‖F‖ / ‖q‖ is ≤ ε too, the same certificate (friction_cone.h) every cone
+// solver reports.
+
+#include <Eigen/Dense>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "coulomb/complementarity/friction_cone.h"
+#include "coulomb/complementarity/lcp_result.h"
+#include "coulomb/complementarity/single_contact_solver.h"
+#include "coulomb/contact/contact_problem.h"
+
+namespace coulomb {
+
+// The matrix-free problem of one step: the contacts' rows.
+struct ContactRows {
+  struct Side {  // the DoFs v[start, start + size) of mass block `block`; rows at `offset`
+    int block = -1, start = 0, size = 0, offset = 0;
+  };
+  struct Row {
+    LocalDelassus W;            // J_i M⁻¹ J_iᵀ + diag(D_i, 0, 0), with its inverse
+    Eigen::Vector3d bias;       // b_i = (−required normal velocity, 0, 0), m/s
+    double compliance = 0;      // D_i = c / h² on the normal row, m/(N s)
+    std::array<Side, 2> sides;  // size 0: a side without velocities (the world, a fixed body)
+  };
+  std::vector<Row> contacts;
+  std::vector<double> J;          // per side: J_i's 3 × size columns, column-major
+  std::vector<double> MinvJt;     // per side: M⁻¹ J_iᵀ, size × 3, column-major
+  Eigen::VectorXd mu;             // n_c
+  Eigen::VectorXd v_star;         // free-motion velocity
+  Eigen::VectorXd q;              // 3 n_c: the contact velocity at r = 0, J v* + b
+  std::vector<int> order;         // contacts island by island, ground up within one
+  std::vector<int> island_start;  // island k is order[island_start[k], island_start[k + 1])
+  struct Scratch {
+    std::vector<int> block_offset;  // into Minv, −1 for a block no contact touches
+    std::vector<double> Minv;       // the touched blocks' dense M⁻¹
+    std::vector<int> parent, depth, island_of, queue;
+    std::vector<std::vector<int>> touching;  // per block, the contacts on it
+    std::vector<std::array<int, 3>> keys;    // (island, depth, contact) to sort by
+  } scratch;
+  int num_contacts() const { return static_cast<int>(contacts.size()); }
+  int num_islands() const { return static_cast<int>(island_start.size()) - 1; }
+};
+
+// Builds the rows of `problem` into `rows`, reusing its storage. `position_correction` and
+// `max_correction_speed` as in MakeLocalContactProblem (the same bias b).
+void MakeContactRows(const contact::ContactProblem& problem, double position_correction,
+                     double max_correction_speed, ContactRows& rows);
+
+// J_i v for contact k (3: normal, two tangents), m/s.
+Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);
+
+struct ContactSweepParams {
+  double tolerance = 1e-6;  // on each island's ABH error
+  int max_sweeps = 1000;    // per island
+  double relaxation = 1.0;  // ω in (0, 2) of each local update; 1 is plain Gauss–Seidel
+  // An island stalls when, at the rate its error fell over the last four or more sweeps, it
+  // would need more than `stall_sweeps` sweeps in all to meet the tolerance (or the error did not
+  // fall): Gauss–Seidel's contraction near 1 (hyperstatic stacks, mass ratios, long chains). With
+  // stop_on_stall it stops there and is reported unsolved, for Newton.
+  int stall_sweeps = 100;
+  // Islands of at most this many contacts aim at tolerance × small_island_polish, and count as
+  // solved at the tolerance if they stall short of it: a few contacts' extra sweeps are cheap,
+  // and on them the exact answer (friction aligned with the slip to rounding) is what users see.
+  int small_island_contacts = 16;
+  double small_island_polish = 1e-3;
+  bool stop_on_stall = false;
+};
+
+struct ContactSweepResult {
+  LcpStatus status = LcpStatus::kBadInput;
+  std::string message;
+  Eigen::VectorXd r;  // 3 n_c impulses, N s
+  Eigen::VectorXd v;  // v⁺ = v* + M⁻¹ Jᵀ r, recomputed from r at the end
+  int sweeps = 0;     // the most any island took
+  int islands = 0, unsolved_islands = 0;
+  double error = 0;                        // the whole step's ABH error of r
+  double warm_error = 0;                   // that of the projected warm start (∞ without one)
+  FrictionContactCertificate certificate;  // u = J v⁺ + b + D r
+  bool solved() const { return status == LcpStatus::kSolved; }
+};
+
+// What the sweeps keep from step to step (storage only).
+struct ContactSweepWorkspace {
+  ContactRows rows;
+  ContactSweepResult result;
+};
+
+// Warm-started from `warm_start` (3 n_c, projected onto the cones; empty or non-finite: zero).
+void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& params,
+                        const Eigen::VectorXd& warm_start, ContactSweepResult& result);
+
+}  // namespace coulomb

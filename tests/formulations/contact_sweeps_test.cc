@@ -1,0 +1,191 @@
+// Gauss–Seidel on body velocities (contact_sweeps.h), checked against the assembled problem it
+// never forms: its W_ii and M⁻¹ Jᵀ against MakeLocalContactProblem's W and M⁻¹ Jᵀ, its answer
+// against the ABH certificate computed from that W, its islands and order against the contact
+// graph, and its answer's velocities against those of the semismooth Newton solver.
+
+#include "coulomb/formulations/contact_sweeps.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "coulomb/complementarity/cone_solvers.h"
+#include "coulomb/formulations/contact_solution.h"
+#include "coulomb/multibody/dynamics.h"
+
+namespace coulomb {
+namespace {
+
+using multibody::Body;
+using multibody::JointType;
+
+// Three free spheres stacked on the ground (one island), a fourth apart on the ground (a second),
+// and a two-link pendulum hung from the world whose tip touches the fourth's side (joining that
+// island):
+// free bodies (6 DoFs) and a tree (2 DoFs) on the sides of contacts.
+struct Scene {
+  multibody::Model model;
+  Eigen::VectorXd q, v;
+  geometry::ContactSet contacts;
+};
+
+Scene MakeScene() {
+  Scene s;
+  for (int i = 0; i < 4; ++i) {
+    Body b;
+    b.name = "sphere" + std::to_string(i);
+    b.joint = JointType::kFloating;
+    b.inertia.mass = 1.0 + i;
+    b.inertia.rotational = 0.004 * (1.0 + i) * Eigen::Matrix3d::Identity();
+    s.model.AddBody(b);
+  }
+  for (int i = 0; i < 2; ++i) {
+    Body link;
+    link.name = "link" + std::to_string(i);
+    link.parent = i == 0 ? -1 : 4;
+    link.joint = JointType::kRevolute;
+    link.axis = Eigen::Vector3d::UnitY();
+    link.placement.p = i == 0 ? Eigen::Vector3d(2.12, 0, 0.9) : Eigen::Vector3d(0, 0, -0.4);
+    link.inertia.mass = 0.5;
+    link.inertia.rotational = 0.01 * Eigen::Matrix3d::Identity();
+    s.model.AddBody(link);
+  }
+  s.q = s.model.NeutralConfiguration();
+  for (int i = 0; i < 3; ++i) s.q[7 * i + 2] = 0.1 + 0.2 * i;
+  s.q.segment<3>(21) = Eigen::Vector3d(2, 0, 0.1);
+  s.v = Eigen::VectorXd::Zero(s.model.nv);
+  s.v[2] = -0.3;     // the bottom sphere moving into the ground
+  s.v[6 + 0] = 0.2;  // the middle one sliding sideways
+  const auto add = [&](int a, int b, Eigen::Vector3d p, Eigen::Vector3d n, double phi, double mu) {
+    geometry::Contact c;
+    c.body_a = a;
+    c.body_b = b;
+    c.point = p;
+    c.normal = n.normalized();
+    c.phi = phi;
+    c.mu = mu;
+    s.contacts.contacts.push_back(c);
+  };
+  add(2, 1, {0.01, 0, 0.4}, {0.05, 0, 1}, -1e-4, 0.6);  // top on middle
+  add(0, -1, {0, 0, 0}, {0, 0, 1}, -2e-4, 0.5);         // bottom on the ground
+  add(3, -1, {2, 0, 0}, {0, 0, 1}, 0.0, 0.3);           // the lone sphere on the ground
+  add(1, 0, {0, 0.01, 0.2}, {0, 0.1, 1}, 1e-4, 0.8);    // middle on bottom
+  add(5, 3, {2.1, 0, 0.1}, {1, 0, 0.1}, -1e-4, 0.4);    // the pendulum's tip on its side
+  return s;
+}
+
+contact::ContactProblem Build(const Scene& s) {
+  multibody::Data data = multibody::MakeData(s.model);
+  return contact::BuildContactProblem(s.model, data, s.q, s.v, Eigen::VectorXd::Zero(s.model.nv),
+                                      s.contacts, 1e-3);
+}
+
+TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  const Eigen::MatrixXd W(local.W);
+  const Eigen::MatrixXd MinvJt(local.MinvJt);
+  ASSERT_EQ(rows.num_contacts(), 5);
+  for (int k = 0; k < rows.num_contacts(); ++k) {
+    EXPECT_LT((rows.contacts[k].W.W - W.block<3, 3>(3 * k, 3 * k)).norm(), 1e-12 * W.norm()) << k;
+    // M⁻¹ J_kᵀ Δ for a unit impulse, through the rows' sides, against the assembled columns.
+    for (int c = 0; c < 3; ++c) {
+      Eigen::VectorXd v = Eigen::VectorXd::Zero(problem.nv());
+      for (const ContactRows::Side& side : rows.contacts[k].sides) {
+        for (int d = 0; d < side.size; ++d) {
+          v[side.start + d] += rows.MinvJt[side.offset + d + side.size * c];
+        }
+      }
+      EXPECT_LT((v - MinvJt.col(3 * k + c)).norm(), 1e-12 * MinvJt.norm()) << k << " " << c;
+    }
+  }
+  EXPECT_LT((rows.q - local.q).norm(), 1e-12 * local.q.norm());
+}
+
+TEST(ContactRows, IslandsFollowTheContactGraphAndStartFromTheGround) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  ASSERT_EQ(rows.num_islands(), 2);
+  // Island 0 holds the first contact (the stack: contacts 0, 1, 3), bottom up: the ground
+  // contact, then middle on bottom, then top on middle.
+  const std::vector<int> stack(rows.order.begin() + rows.island_start[0],
+                               rows.order.begin() + rows.island_start[1]);
+  EXPECT_EQ(stack, (std::vector<int>{1, 3, 0}));
+  const std::vector<int> lone(rows.order.begin() + rows.island_start[1],
+                              rows.order.begin() + rows.island_start[2]);
+  EXPECT_EQ(lone, (std::vector<int>{2, 4}));
+}
+
+TEST(ContactSweeps, AnswerPassesTheCertificateOfTheAssembledProblem) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  ContactSweepParams params;
+  params.tolerance = 1e-10;
+  params.max_sweeps = 5000;
+  ContactSweepResult result;
+  SolveContactSweeps(rows, params, {}, result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.islands, 2);
+  // The independent check: ABH's error from the assembled W and q, and v⁺ from M⁻¹ Jᵀ.
+  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  FrictionContactProblem fc;
+  fc.W = local.W;
+  fc.q = local.q;
+  fc.mu = problem.mu;
+  const FrictionContactCertificate certificate = CertifyFrictionContact(fc, result.r);
+  EXPECT_LE(certificate.error, 1e-10);
+  EXPECT_NEAR(certificate.error, result.error, 1e-12);
+  const Eigen::VectorXd v = problem.v_star + local.MinvJt * result.r;
+  EXPECT_LT((v - result.v).norm(), 1e-12 * (1 + v.norm()));
+  // The impulses are not unique in general, but here every contact's v⁺ is pinned: compare the
+  // contact velocities with the semismooth Newton solver's answer.
+  const FrictionContactResult newton = SolveFrictionContact(fc, ConeSolverKind::kNewton);
+  ASSERT_TRUE(newton.solved()) << newton.message;
+  EXPECT_LT((certificate.u - newton.u).norm(), 1e-7 * (1 + fc.q.norm()));
+}
+
+TEST(ContactSweeps, AnExactWarmStartNeedsNoSweep) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  ContactSweepParams params;
+  params.tolerance = 1e-9;
+  params.max_sweeps = 5000;
+  params.small_island_polish = 1;  // stop at the tolerance itself
+  ContactSweepResult cold;
+  SolveContactSweeps(rows, params, {}, cold);
+  ASSERT_TRUE(cold.solved());
+  EXPECT_GT(cold.sweeps, 1);
+  // Accepted without a sweep only with room: the cold answer is within a tenth of this.
+  params.tolerance = 1e-7;
+  ContactSweepResult warm;
+  SolveContactSweeps(rows, params, cold.r, warm);
+  EXPECT_TRUE(warm.solved());
+  EXPECT_EQ(warm.sweeps, 0);
+  EXPECT_EQ(warm.r, cold.r);
+}
+
+TEST(ContactSweeps, ASweepCapReportsTheErrorItReached) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  ContactSweepParams params;
+  params.tolerance = 1e-14;
+  params.max_sweeps = 2;
+  ContactSweepResult result;
+  SolveContactSweeps(rows, params, {}, result);
+  EXPECT_EQ(result.status, LcpStatus::kIterationLimit);
+  EXPECT_GT(result.error, 1e-14);
+  EXPECT_NE(result.message.find("sweeps"), std::string::npos) << result.message;
+  params.relaxation = 2.5;
+  SolveContactSweeps(rows, params, {}, result);
+  EXPECT_EQ(result.status, LcpStatus::kBadInput);
+  EXPECT_NE(result.message.find("relaxation"), std::string::npos) << result.message;
+}
+
+}  // namespace
+}  // namespace coulomb
