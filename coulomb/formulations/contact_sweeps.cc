@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "coulomb/complementarity/single_contact_solver.h"
+#include "coulomb/formulations/pyramid_contact.h"
 
 namespace coulomb {
 namespace {
@@ -39,42 +40,77 @@ Eigen::Vector3d ContactVelocity(const ContactRows& rows, int k, const Eigen::Vec
   return u;
 }
 
+// What every contact update needs besides the rows: the law and the iterates.
+struct Sweeper {
+  const ContactRows& rows;
+  const ContactSweepParams& params;
+  PyramidDirections directions;
+  Eigen::VectorXd& r;
+  Eigen::VectorXd& v;
+  Eigen::VectorXd& z;  // pyramid unknowns, d + 2 per contact
+  bool pyramid() const { return params.law == ContactLaw::kPyramid; }
+  int stride() const { return directions.count + 2; }
+};
+
 // One Gauss–Seidel update of contact k: the exact one-contact solve with the others fixed.
-void UpdateContact(const ContactRows& rows, int k, double relaxation, Eigen::VectorXd& r,
-                   Eigen::VectorXd& v) {
-  const ContactRows::Row& row = rows.contacts[k];
-  const double mu = rows.mu[k];
-  const Eigen::Vector3d ri = r.segment<3>(3 * k);
-  const Eigen::Vector3d others = ContactVelocity(rows, k, v, ri) - row.W.W * ri;
-  Eigen::Vector3d next = SolveSingleContact(row.W, others, mu, ri).r;
-  if (relaxation != 1.0) next = ProjectOntoFrictionCone(ri + relaxation * (next - ri), mu);
+void UpdateContact(Sweeper& s, int k) {
+  const ContactRows::Row& row = s.rows.contacts[k];
+  const double mu = s.rows.mu[k];
+  const Eigen::Vector3d ri = s.r.segment<3>(3 * k);
+  const Eigen::Vector3d others = ContactVelocity(s.rows, k, s.v, ri) - row.W.W * ri;
+  Eigen::Vector3d next;
+  if (s.pyramid()) {
+    double* z = s.z.data() + s.stride() * k;
+    if (!SolvePyramidContact(row.W, others, mu, s.directions, z)) return;  // keep the last
+    next = PyramidContactImpulse(z, s.directions);
+  } else {
+    next = SolveSingleContact(row.W, others, mu, ri).r;
+    const double omega = s.params.relaxation;
+    if (omega != 1.0) next = ProjectOntoFrictionCone(ri + omega * (next - ri), mu);
+  }
   const Eigen::Vector3d delta = next - ri;
   if (delta.squaredNorm() == 0) return;
-  r.segment<3>(3 * k) = next;
-  ApplyImpulse(rows, k, delta, v);
+  s.r.segment<3>(3 * k) = next;
+  ApplyImpulse(s.rows, k, delta, s.v);
 }
 
-// The island's ‖F_I‖² from the current velocities.
-double IslandResidual2(const ContactRows& rows, int begin, int end, const Eigen::VectorXd& r,
-                       const Eigen::VectorXd& v) {
-  double sum = 0;
+// Contact k's measure from the current velocities, squared: its share of ‖F‖² (cone) or its
+// natural residual² (pyramid).
+double ContactMeasure2(const Sweeper& s, int k) {
+  const Eigen::Vector3d rk = s.r.segment<3>(3 * k);
+  const Eigen::Vector3d u = ContactVelocity(s.rows, k, s.v, rk);
+  if (!s.pyramid()) return AbhResidualSquared(rk, u, s.rows.mu[k]);
+  const double residual =
+      PyramidNaturalResidual(s.z.data() + s.stride() * k, u, s.rows.mu[k], s.directions);
+  return residual * residual;
+}
+
+// The island's measure, squared: Σ over its contacts (cone) or the largest (pyramid).
+double IslandResidual2(const Sweeper& s, int begin, int end) {
+  double total = 0;
   for (int i = begin; i < end; ++i) {
-    const int k = rows.order[i];
-    const Eigen::Vector3d rk = r.segment<3>(3 * k);
-    sum += AbhResidualSquared(rk, ContactVelocity(rows, k, v, rk), rows.mu[k]);
+    const double m = ContactMeasure2(s, s.rows.order[i]);
+    total = s.pyramid() ? std::max(total, m) : total + m;
   }
-  return sum;
+  return total;
 }
 
 enum class IslandEnd { kSolved, kStalled, kSweepCap };
 
-// Sweeps one island until its error meets the tolerance, it stalls (if asked) or the cap.
-IslandEnd SweepIsland(const ContactRows& rows, int begin, int end, const ContactSweepParams& params,
-                      bool warm, Eigen::VectorXd& r, Eigen::VectorXd& v, int& sweeps,
+// Sweeps one island until its measure meets the tolerance, it stalls (if asked) or the cap.
+IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
                       double& warm_residual2) {
-  double q2 = 0;
-  for (int i = begin; i < end; ++i) q2 += rows.q.segment<3>(3 * rows.order[i]).squaredNorm();
-  const double scale = q2 > 1e-300 ? q2 : 1.0;
+  const ContactSweepParams& params = s.params;
+  const ContactRows& rows = s.rows;
+  double scale = 1;
+  if (s.pyramid()) {
+    scale = std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
+    scale *= scale;
+  } else {
+    double q2 = 0;
+    for (int i = begin; i < end; ++i) q2 += rows.q.segment<3>(3 * rows.order[i]).squaredNorm();
+    scale = q2 > 1e-300 ? q2 : 1.0;
+  }
   const double bound2 = params.tolerance * params.tolerance * scale;
   // A small island aims lower, where its sweeps cost next to nothing: stopped at the tolerance, a
   // box starting to slide kept its friction 2.5e-5 rad off the slip direction (the Newton stage
@@ -88,19 +124,21 @@ IslandEnd SweepIsland(const ContactRows& rows, int begin, int end, const Contact
   // after step while the error creeps up to the bound, and on a hyperstatic stack Gauss–Seidel
   // cannot bring it back down from there (measured on the 10-cube stack: every third step then
   // went to Newton).
-  warm_residual2 = warm ? IslandResidual2(rows, begin, end, r, v) : 0;
+  // (The pyramid's λ is not in a warm start: its islands always sweep.)
+  warm = warm && !s.pyramid();
+  warm_residual2 = warm ? IslandResidual2(s, begin, end) : 0;
   if (warm && warm_residual2 <= 0.01 * target2) return IslandEnd::kSolved;
   // The error at the last check at least four sweeps back, for the contraction rate.
   double then2 = 0;
   int then_sweep = 0;
   double last2 = INFINITY;
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
-    for (int i = begin; i < end; ++i) UpdateContact(rows, rows.order[i], params.relaxation, r, v);
+    for (int i = begin; i < end; ++i) UpdateContact(s, rows.order[i]);
     sweeps = sweep;
     if (!(sweep <= 4 || sweep % 4 == 0 || sweep == params.max_sweeps)) continue;
     // A check costs about a sweep of sticking contacts (the one-contact solve of a sliding one
     // costs more), so checking every fourth sweep adds at most a quarter.
-    const double error2 = IslandResidual2(rows, begin, end, r, v);
+    const double error2 = IslandResidual2(s, begin, end);
     last2 = error2;
     if (error2 <= target2) return IslandEnd::kSolved;
     if (!std::isfinite(error2)) return IslandEnd::kStalled;
@@ -129,46 +167,65 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   result.sweeps = 0;
   result.islands = rows.num_islands();
   result.unsolved_islands = 0;
+  const bool pyramid = params.law == ContactLaw::kPyramid;
   if (!(params.relaxation > 0 && params.relaxation < 2)) {
     result.status = LcpStatus::kBadInput;
     result.message = fmt::format("relaxation = {} must lie in (0, 2)", params.relaxation);
     return;
   }
+  if (pyramid && !(params.directions >= 3 && params.directions <= kMaxPyramidDirections)) {
+    result.status = LcpStatus::kBadInput;
+    result.message = fmt::format("directions = {} must lie in [3, {}]", params.directions,
+                                 kMaxPyramidDirections);
+    return;
+  }
+  Sweeper s{rows,     params,   MakePyramidDirections(params.directions),
+            result.r, result.v, result.pyramid};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
   r.setZero(3 * nc);
+  result.pyramid.setZero(pyramid ? nc * s.stride() : 0);
   const bool warm = warm_start.size() == 3 * nc && warm_start.allFinite() && !warm_start.isZero();
   v = rows.v_star;
   for (int k = 0; k < nc && warm; ++k) {
-    r.segment<3>(3 * k) = ProjectOntoFrictionCone(warm_start.segment<3>(3 * k), rows.mu[k]);
-    ApplyImpulse(rows, k, r.segment<3>(3 * k), v);
+    Eigen::Vector3d rk = warm_start.segment<3>(3 * k);
+    rk = pyramid ? Eigen::Vector3d(std::max(0.0, rk[0]), rk[1], rk[2])
+                 : ProjectOntoFrictionCone(rk, rows.mu[k]);
+    r.segment<3>(3 * k) = rk;
+    ApplyImpulse(rows, k, rk, v);
   }
   bool stalled = false;
   double warm_residual2 = 0;
   for (int island = 0; island < rows.num_islands(); ++island) {
     int sweeps = 0;
     double island_warm = 0;
-    const IslandEnd end =
-        SweepIsland(rows, rows.island_start[island], rows.island_start[island + 1], params, warm, r,
-                    v, sweeps, island_warm);
+    const IslandEnd end = SweepIsland(s, rows.island_start[island], rows.island_start[island + 1],
+                                      warm, sweeps, island_warm);
     warm_residual2 += island_warm;
     result.sweeps = std::max(result.sweeps, sweeps);
     if (end != IslandEnd::kSolved) ++result.unsolved_islands;
     stalled = stalled || end == IslandEnd::kStalled;
   }
   const double q_norm = rows.q.norm();
-  result.warm_error = warm ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
-                           : std::numeric_limits<double>::infinity();
+  result.warm_error = warm && !pyramid
+                          ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
+                          : std::numeric_limits<double>::infinity();
   // The certificate from r alone: v⁺ afresh (not the sweeps' running sum), then u and F.
   v = rows.v_star;
   for (int k = 0; k < nc; ++k) ApplyImpulse(rows, k, r.segment<3>(3 * k), v);
-  FrictionContactCertificate& c = result.certificate;
-  c.u.resize(3 * nc);
-  for (int k = 0; k < nc; ++k) {
-    c.u.segment<3>(3 * k) = ContactVelocity(rows, k, v, r.segment<3>(3 * k));
+  if (pyramid) {
+    double worst2 = 0;
+    for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
+    result.error = std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
+  } else {
+    FrictionContactCertificate& c = result.certificate;
+    c.u.resize(3 * nc);
+    for (int k = 0; k < nc; ++k) {
+      c.u.segment<3>(3 * k) = ContactVelocity(rows, k, v, r.segment<3>(3 * k));
+    }
+    CertifyContactVelocities(r, rows.mu, q_norm, c);
+    result.error = c.error;
   }
-  CertifyContactVelocities(r, rows.mu, q_norm, c);
-  result.error = c.error;
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
@@ -176,9 +233,10 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     result.status = LcpStatus::kSolved;
   } else {
     result.status = stalled ? LcpStatus::kStalled : LcpStatus::kIterationLimit;
-    result.message = fmt::format(
-        "{} of {} islands not solved after {} sweeps: error {:.3g} > {:.3g}",
-        result.unsolved_islands, result.islands, result.sweeps, result.error, params.tolerance);
+    result.message =
+        fmt::format("{} after {} sweeps: {} of {} islands not solved, error {:.3g} > {:.3g}",
+                    stalled ? "Gauss-Seidel stalled" : "sweep limit reached", result.sweeps,
+                    result.unsolved_islands, result.islands, result.error, params.tolerance);
   }
 }
 

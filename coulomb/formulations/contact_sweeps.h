@@ -61,8 +61,17 @@ void MakeContactRows(const contact::ContactProblem& problem, double position_cor
 // J_i v for contact k (3: normal, two tangents), m/s.
 Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);
 
+// The law each contact obeys: the exact Coulomb cone (De Saxcé) or the Stewart–Trinkle pyramid
+// with `directions` edges (pyramid_contact.h), the velocity LCP's.
+enum class ContactLaw { kCone, kPyramid };
+
 struct ContactSweepParams {
-  double tolerance = 1e-6;  // on each island's ABH error
+  ContactLaw law = ContactLaw::kCone;
+  int directions = 4;  // of the pyramid
+  // Cone: on each island's ABH error ‖F_I‖ / ‖q_I‖. Pyramid: on the largest natural residual
+  // |min(z, w)| of the contacts' LCPs, relative to max(1, ‖q‖∞) (the block Gauss–Seidel's
+  // measure before it moved here).
+  double tolerance = 1e-6;
   int max_sweeps = 1000;    // per island
   double relaxation = 1.0;  // ω in (0, 2) of each local update; 1 is plain Gauss–Seidel
   // An island stalls when, at the rate its error fell over the last four or more sweeps, it
@@ -85,9 +94,10 @@ struct ContactSweepResult {
   Eigen::VectorXd v;  // v⁺ = v* + M⁻¹ Jᵀ r, recomputed from r at the end
   int sweeps = 0;     // the most any island took
   int islands = 0, unsolved_islands = 0;
-  double error = 0;                        // the whole step's ABH error of r
-  double warm_error = 0;                   // that of the projected warm start (∞ without one)
-  FrictionContactCertificate certificate;  // u = J v⁺ + b + D r
+  Eigen::VectorXd pyramid;  // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
+  double error = 0;         // the whole step's measure of r (the tolerance's)
+  double warm_error = 0;    // that of the projected warm start (∞ without one)
+  FrictionContactCertificate certificate;  // cone: u = J v⁺ + b + D r and ABH's measures
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 

@@ -11,6 +11,7 @@
 
 #include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb {
@@ -185,6 +186,44 @@ TEST(ContactSweeps, ASweepCapReportsTheErrorItReached) {
   SolveContactSweeps(rows, params, {}, result);
   EXPECT_EQ(result.status, LcpStatus::kBadInput);
   EXPECT_NE(result.message.find("relaxation"), std::string::npos) << result.message;
+}
+
+}  // namespace
+}  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// The pyramid law: the sweeps' (p_n, β, λ) per contact, laid out as the full Stewart–Trinkle LCP
+// of the assembled W (stewart_trinkle_lcp.h), must solve that LCP: its natural residual, computed
+// from M z + q of the full problem, within the tolerance.
+TEST(ContactSweeps, PyramidAnswerSolvesTheAssembledStewartTrinkleLcp) {
+  const contact::ContactProblem problem = Build(MakeScene());
+  ContactRows rows;
+  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  ContactSweepParams params;
+  params.law = ContactLaw::kPyramid;
+  params.directions = 4;
+  params.tolerance = 1e-10;
+  params.max_sweeps = 5000;
+  ContactSweepResult result;
+  SolveContactSweeps(rows, params, {}, result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  const LcpProblem lcp = MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, 4);
+  const int nc = problem.num_contacts(), d = 4;
+  Eigen::VectorXd z(lcp.size());
+  for (int k = 0; k < nc; ++k) {
+    const double* zk = result.pyramid.data() + (d + 2) * k;
+    z[k] = zk[0];
+    for (int j = 0; j < d; ++j) z[nc + k * d + j] = zk[1 + j];
+    z[nc * (1 + d) + k] = zk[d + 1];
+  }
+  const Eigen::VectorXd w = lcp.M * z + lcp.q;
+  const double scale = std::max(1.0, local.q.lpNorm<Eigen::Infinity>());
+  EXPECT_GE(z.minCoeff(), 0.0);
+  EXPECT_LE(z.cwiseMin(w).cwiseAbs().maxCoeff(), 1e-9 * scale);
+  EXPECT_LT((problem.v_star + local.MinvJt * result.r - result.v).norm(), 1e-12);
 }
 
 }  // namespace

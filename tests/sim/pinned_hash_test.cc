@@ -46,7 +46,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
   static const auto* hashes = new std::map<Key, std::uint64_t>{
       {{"arch", "sap"}, 0xd2b1c603b2c1f8c9ULL},
       {{"arm_hand_ball", "sap"}, 0xa750d851f91599aeULL},
-      {{"bin", "velocity-lcp"}, 0xdbc0f430319f3aafULL},
+      {{"bin", "velocity-lcp"}, 0xf5ed7fade9df63deULL},
       {{"bin", "cone"}, 0xc23332f460b4c473ULL},
       {{"bin", "sap"}, 0xb7fb825248c0ed96ULL},
       {{"cylinder_crush", "sap"}, 0xdd8003e789bfa3c3ULL},
@@ -83,7 +83,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "cone"}, 0xe1cd5d3b17b84c7fULL},
       {{"painleve_rod", "trinkle"}, 0xccd758c904651438ULL},
       {{"painleve_rod", "sap"}, 0x9b5d14ca3821c9ccULL},
-      {{"pyramid", "velocity-lcp"}, 0x1d3f75f1c55b985fULL},
+      {{"pyramid", "velocity-lcp"}, 0x00393df0bd0ef29dULL},
       {{"pyramid", "cone"}, 0xbc80a8a2cb5964bdULL},
       {{"pyramid", "trinkle"}, 0x927e79cb13f9e0caULL},
       {{"pyramid", "sap"}, 0x6f776c5e2d848d84ULL},

@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "coulomb/base/stopwatch.h"
-#include "coulomb/formulations/velocity_lcp/block_gauss_seidel.h"
+#include "coulomb/formulations/pyramid_contact.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
 namespace coulomb {
@@ -15,14 +15,15 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params,
                                  const Eigen::VectorXd& warm_start) {
   LocalContactProblem local;
+  ContactSweepWorkspace sweeps;
   ContactSolution out;
-  SolveVelocityLcp(problem, params, warm_start, local, out);
+  SolveVelocityLcp(problem, params, warm_start, local, out, &sweeps);
   return out;
 }
 
 void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
                       const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                      ContactSolution& out) {
+                      ContactSolution& out, ContactSweepWorkspace* sweeps) {
   const Stopwatch clock;
   out.Reset();
   const int nc = problem.num_contacts();
@@ -37,29 +38,38 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     out.impulses.resize(0);
     return;
   }
-  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
   const int rows = nc * (params.directions + 2);
   const bool too_large =
       params.solver != LcpSolverKind::kProjectedGaussSeidel && rows > params.max_pivoting_rows;
   if (params.solver == LcpSolverKind::kProjectedGaussSeidel || too_large) {
-    BlockGaussSeidelResult r = SolveStewartTrinkleBlockGaussSeidel(
-        local, problem.mu, params.directions, params.settings.pgs, warm_start);
-    out.status = r.status;
-    out.message = r.message;
+    // Gauss–Seidel over contacts on body velocities, each contact's pyramid LCP solved exactly
+    // (contact_sweeps.h): no W, no LCP matrix.
+    ContactSweepWorkspace own;
+    ContactSweepWorkspace& ws = sweeps != nullptr ? *sweeps : own;
+    MakeContactRows(problem, params.position_correction, params.max_correction_speed, ws.rows);
+    ContactSweepParams p;
+    p.law = ContactLaw::kPyramid;
+    p.directions = params.directions;
+    p.tolerance = params.settings.pgs.acceptance_tolerance;
+    p.max_sweeps = params.settings.pgs.max_sweeps;
+    p.stall_sweeps = params.settings.pgs.max_sweeps;
+    SolveContactSweeps(ws.rows, p, warm_start, ws.result);
+    out.status = ws.result.status;
+    out.message = ws.result.message;
     if (too_large) {
       out.solver_switch = fmt::format(
           "{} LCP rows exceed solver.max_pivoting_rows = {} for {}: block Gauss-Seidel (pgs) ran "
           "instead",
           rows, params.max_pivoting_rows, ToString(params.solver));
     }
-    out.iterations = r.sweeps;
-    out.residual = r.residual;
-    out.impulses = r.impulses;
-    out.v_next = problem.v_star;
-    out.v_next.noalias() += local.MinvJt * out.impulses;
+    out.iterations = ws.result.sweeps;
+    out.residual = ws.result.error;
+    out.impulses = ws.result.r;
+    out.v_next = ws.result.v;
     out.seconds = clock.Seconds();
     return;
   }
+  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
   const LcpProblem lcp =
       MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
   const LcpResult r = SolveLcp(lcp, params.solver, params.settings);
@@ -71,8 +81,12 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
   out.impulses.setZero(3 * nc);
   if (r.z.size() == lcp.size()) {
     const int d = params.directions;
+    const PyramidDirections directions = MakePyramidDirections(d);
     for (int k = 0; k < nc; ++k) {
-      out.impulses.segment<3>(3 * k) = PyramidImpulse(r.z[k], r.z.data() + nc + k * d, d);
+      out.impulses[3 * k] = r.z[k];
+      for (int j = 0; j < d; ++j) {
+        out.impulses.segment<2>(3 * k + 1) += r.z[nc + k * d + j] * directions.direction[j];
+      }
     }
   }
   out.v_next = problem.v_star;

@@ -6,8 +6,9 @@
 // the normal row uses the position-level form n·v⁺ + κ φ / h ≥ 0 (κ = position_correction;
 // κ = 1 is Stewart–Trinkle's, which makes φ at the end of the step nonnegative to first order
 // and lets contacts within the margin close exactly). Lemke processes it for every μ ≥ 0.
-// `solver = pgs` runs the contact-block Gauss–Seidel of block_gauss_seidel.h instead (large
-// piles; to `settings.pgs.acceptance_tolerance`, warm-started from `warm_start`).
+// `solver = pgs` runs Gauss–Seidel over contacts on body velocities instead, each contact's
+// pyramid LCP solved exactly (contact_sweeps.h; large piles; to the natural residual
+// `settings.pgs.acceptance_tolerance` relative to max(1, ‖q‖∞), warm-started from `warm_start`).
 
 #include <Eigen/Dense>
 #include <string>
@@ -16,6 +17,7 @@
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/contact_sweeps.h"
 
 namespace coulomb {
 
@@ -53,9 +55,10 @@ std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind);
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params = {},
                                  const Eigen::VectorXd& warm_start = {});
-// The same into `out`, with the contact-space problem built in `local` (storage reused).
+// The same into `out`, with the contact-space problem built in `local` and the sweeps' rows in
+// `sweeps` (storage reused; null: a fresh one).
 void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
                       const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                      ContactSolution& out);
+                      ContactSolution& out, ContactSweepWorkspace* sweeps = nullptr);
 
 }  // namespace coulomb

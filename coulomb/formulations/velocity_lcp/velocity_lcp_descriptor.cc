@@ -20,7 +20,8 @@ const Formulation kVelocityLcpFormulation = {
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
            const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
            ContactSolution& solution) {
-          SolveVelocityLcp(problem, settings.velocity_lcp, warm_start, workspace.local, solution);
+          SolveVelocityLcp(problem, settings.velocity_lcp, warm_start, workspace.local, solution,
+                           &workspace.sweeps);
         },
 };
 
