@@ -146,7 +146,7 @@ CLI::App* AddPeersCommand(CLI::App& bench, coulomb::peers::PeersBenchOptions& pe
       ->check(CLI::Range(1e-16, 1.0))
       ->capture_default_str();
   peers_cmd->add_option("--out", peers.out,
-                        "also write peers.md, peers.json and fc3d_profile.svg into this directory");
+                        "also write peers.md, peers.json, fc3d_profile.svg and scenes.svg into this directory");
   peers_cmd->add_flag("--force", peers.force, "replace those files if they exist");
   return peers_cmd;
 }

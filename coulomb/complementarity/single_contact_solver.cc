@@ -89,23 +89,55 @@ bool SlideByNewton(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu
     slope = (rt > 0 ? r.tail<2>().dot(dr.tail<2>()) / rt : 0.0) - mu * dr[0];
     return rt - mu * r[0];
   };
-  // f is convex and decreasing in the usual case, where Newton from λ = 0 climbs to the root
-  // from the left without overshooting; a step that leaves the bracket bisects instead (and
-  // finds the right end by doubling while it is unknown).
+  // f's sign keeps the bracket [lo, hi] around the root; a step that leaves it bisects instead
+  // (and finds the right end by doubling while it is unknown).
+  // The step itself is Newton's on φ(λ) = 1/‖r_T‖ − 1/(μ r_N) where r_N > 0 (the secular-
+  // equation trick of trust-region solvers): ‖r_T(λ)‖ ~ c / (w + λ) makes φ nearly linear, so
+  // a root far from λ = 0 (fast sliding) takes two or three steps where f's Newton crept to it.
+  const auto newton_step = [&](double lambda, double value, double slope) {
+    const double rt = r.tail<2>().norm();
+    if (r[0] > 0 && rt > 0) {
+      const double phi = 1 / rt - 1 / (mu * r[0]);
+      const double dphi =
+          -r.tail<2>().dot(dr.tail<2>()) / (rt * rt * rt) + dr[0] / (mu * r[0] * r[0]);
+      if (dphi > 0) return lambda - phi / dphi;
+    }
+    return slope < 0 ? lambda - value / slope : INFINITY;
+  };
   double slope = 0;
   double lo = 0, hi = std::numeric_limits<double>::infinity();
   double lambda = 0, value = f(0, slope);
   if (!(value > 0)) return false;
-  const double tolerance = 1e-14 * (1 + mu) * (std::abs(q[0]) / W(0, 0) + 1e-300);
-  // Also done when λ stops moving: rounding in the 3 × 3 solves of an ill-conditioned W (the
-  // corners of a box) can keep |f| above `tolerance`, and the caller's test decides anyway.
+  // A first guess from the frictionless normal impulse r_N0 and its slip s0: (W_TT + λ I) r_T ≈
+  // −s0 with ‖r_T‖ = μ r_N0 gives λ ≈ ‖s0‖ / (μ r_N0) − tr(W_TT) / 2. Fast sliding puts the root
+  // thousands of times W's scale from 0, where every step from 0 only doubled λ.
+  if (q[0] < 0) {
+    const double rn0 = -q[0] / W(0, 0);
+    const double guess = (W.block<2, 1>(1, 0) * rn0 + q.tail<2>()).norm() / (mu * rn0) -
+                         0.5 * W.bottomRightCorner<2, 2>().trace();
+    if (guess > 0 && std::isfinite(guess)) {
+      double guess_slope = 0;
+      const double guess_value = f(guess, guess_slope);
+      if (std::isfinite(guess_value)) {
+        lambda = guess, value = guess_value, slope = guess_slope;
+        (value > 0 ? lo : hi) = lambda;
+      } else {
+        value = f(0, slope);  // back to λ = 0's r and slope
+      }
+    }
+  }
+  // Relative to the impulse: f is a difference of two norms of it, which rounding in the 3 × 3
+  // solves of an ill-conditioned W (the corners of a box) perturbs at ~1e-13 of their size.
+  const double tolerance = 1e-12 * (1 + mu) * (std::abs(q[0]) / W(0, 0) + 1e-300);
+  // Also done when λ stops moving (rounding can keep |f| above `tolerance`); the caller's test
+  // decides anyway.
   for (int k = 0;
        k < 100 && std::abs(value) > tolerance && (std::isinf(hi) || hi - lo > 1e-14 * hi); ++k) {
-    double next = slope < 0 ? lambda - value / slope : INFINITY;
+    double next = newton_step(lambda, value, slope);
     if (!(next > lo && next < hi)) {
       next = std::isfinite(hi) ? 0.5 * (lo + hi) : std::max(4 * lo, W.trace());
     }
-    const bool settled = std::abs(next - lambda) <= 1e-14 * std::abs(lambda);
+    const bool settled = std::abs(next - lambda) <= 1e-12 * std::abs(lambda);
     lambda = next;
     value = f(lambda, slope);
     if (!std::isfinite(value)) return false;

@@ -240,4 +240,13 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   }
 }
 
+void TakeSweepResult(const ContactSweepResult& sweeps, ContactSolution& out) {
+  out.status = sweeps.status;
+  out.message = sweeps.message;
+  out.iterations = sweeps.sweeps;
+  out.residual = sweeps.error;
+  out.impulses = sweeps.r;
+  out.v_next = sweeps.v;
+}
+
 }  // namespace coulomb

@@ -20,6 +20,7 @@
 #include "coulomb/complementarity/lcp_result.h"
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/contact_solution.h"
 
 namespace coulomb {
 
@@ -110,5 +111,9 @@ struct ContactSweepWorkspace {
 // Warm-started from `warm_start` (3 n_c, projected onto the cones; empty or non-finite: zero).
 void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& params,
                         const Eigen::VectorXd& warm_start, ContactSweepResult& result);
+
+// The sweeps' answer as a formulation's step answer (status, message, sweeps, measure,
+// impulses, v⁺); the time is the caller's.
+void TakeSweepResult(const ContactSweepResult& sweeps, ContactSolution& out);
 
 }  // namespace coulomb

@@ -81,10 +81,31 @@ contact::ContactProblem Build(const Scene& s) {
                                       s.contacts, 1e-3);
 }
 
-TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
-  const contact::ContactProblem problem = Build(MakeScene());
+// The scene's problem and its rows.
+struct Rows {
+  contact::ContactProblem problem = Build(MakeScene());
   ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  Rows() { MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows); }
+};
+
+// The sweeps to `tolerance` (cone unless said), with a cap no test here reaches.
+ContactSweepResult Sweep(const ContactRows& rows, double tolerance,
+                         ContactLaw law = ContactLaw::kCone, const Eigen::VectorXd& warm = {},
+                         double polish = 1e-3) {
+  ContactSweepParams params;
+  params.law = law;
+  params.tolerance = tolerance;
+  params.max_sweeps = 5000;
+  params.small_island_polish = polish;
+  ContactSweepResult result;
+  SolveContactSweeps(rows, params, warm, result);
+  return result;
+}
+
+TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
+  const Rows setup;
+  const contact::ContactProblem& problem = setup.problem;
+  const ContactRows& rows = setup.rows;
   const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
   const Eigen::MatrixXd W(local.W);
   const Eigen::MatrixXd MinvJt(local.MinvJt);
@@ -106,9 +127,7 @@ TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
 }
 
 TEST(ContactRows, IslandsFollowTheContactGraphAndStartFromTheGround) {
-  const contact::ContactProblem problem = Build(MakeScene());
-  ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  const ContactRows& rows = Rows().rows;
   ASSERT_EQ(rows.num_islands(), 2);
   // Island 0 holds the first contact (the stack: contacts 0, 1, 3), bottom up: the ground
   // contact, then middle on bottom, then top on middle.
@@ -121,14 +140,9 @@ TEST(ContactRows, IslandsFollowTheContactGraphAndStartFromTheGround) {
 }
 
 TEST(ContactSweeps, AnswerPassesTheCertificateOfTheAssembledProblem) {
-  const contact::ContactProblem problem = Build(MakeScene());
-  ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
-  ContactSweepParams params;
-  params.tolerance = 1e-10;
-  params.max_sweeps = 5000;
-  ContactSweepResult result;
-  SolveContactSweeps(rows, params, {}, result);
+  const Rows setup;
+  const contact::ContactProblem& problem = setup.problem;
+  const ContactSweepResult result = Sweep(setup.rows, 1e-10);
   ASSERT_TRUE(result.solved()) << result.message;
   EXPECT_EQ(result.islands, 2);
   // The independent check: ABH's error from the assembled W and q, and v⁺ from M⁻¹ Jᵀ.
@@ -150,30 +164,21 @@ TEST(ContactSweeps, AnswerPassesTheCertificateOfTheAssembledProblem) {
 }
 
 TEST(ContactSweeps, AnExactWarmStartNeedsNoSweep) {
-  const contact::ContactProblem problem = Build(MakeScene());
-  ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
-  ContactSweepParams params;
-  params.tolerance = 1e-9;
-  params.max_sweeps = 5000;
-  params.small_island_polish = 1;  // stop at the tolerance itself
-  ContactSweepResult cold;
-  SolveContactSweeps(rows, params, {}, cold);
+  const Rows setup;
+  // Stopped at the tolerance itself (no polish), then accepted without a sweep only with room:
+  // the cold answer is within a tenth of the second tolerance.
+  const ContactSweepResult cold = Sweep(setup.rows, 1e-9, ContactLaw::kCone, {}, 1);
   ASSERT_TRUE(cold.solved());
   EXPECT_GT(cold.sweeps, 1);
-  // Accepted without a sweep only with room: the cold answer is within a tenth of this.
-  params.tolerance = 1e-7;
-  ContactSweepResult warm;
-  SolveContactSweeps(rows, params, cold.r, warm);
+  const ContactSweepResult warm = Sweep(setup.rows, 1e-7, ContactLaw::kCone, cold.r, 1);
   EXPECT_TRUE(warm.solved());
   EXPECT_EQ(warm.sweeps, 0);
   EXPECT_EQ(warm.r, cold.r);
 }
 
 TEST(ContactSweeps, ASweepCapReportsTheErrorItReached) {
-  const contact::ContactProblem problem = Build(MakeScene());
-  ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
+  const Rows setup;
+  const ContactRows& rows = setup.rows;
   ContactSweepParams params;
   params.tolerance = 1e-14;
   params.max_sweeps = 2;
@@ -181,33 +186,20 @@ TEST(ContactSweeps, ASweepCapReportsTheErrorItReached) {
   SolveContactSweeps(rows, params, {}, result);
   EXPECT_EQ(result.status, LcpStatus::kIterationLimit);
   EXPECT_GT(result.error, 1e-14);
-  EXPECT_NE(result.message.find("sweeps"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("sweep limit"), std::string::npos) << result.message;
   params.relaxation = 2.5;
   SolveContactSweeps(rows, params, {}, result);
   EXPECT_EQ(result.status, LcpStatus::kBadInput);
   EXPECT_NE(result.message.find("relaxation"), std::string::npos) << result.message;
 }
 
-}  // namespace
-}  // namespace coulomb
-
-namespace coulomb {
-namespace {
-
 // The pyramid law: the sweeps' (p_n, β, λ) per contact, laid out as the full Stewart–Trinkle LCP
 // of the assembled W (stewart_trinkle_lcp.h), must solve that LCP: its natural residual, computed
 // from M z + q of the full problem, within the tolerance.
 TEST(ContactSweeps, PyramidAnswerSolvesTheAssembledStewartTrinkleLcp) {
-  const contact::ContactProblem problem = Build(MakeScene());
-  ContactRows rows;
-  MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows);
-  ContactSweepParams params;
-  params.law = ContactLaw::kPyramid;
-  params.directions = 4;
-  params.tolerance = 1e-10;
-  params.max_sweeps = 5000;
-  ContactSweepResult result;
-  SolveContactSweeps(rows, params, {}, result);
+  const Rows setup;
+  const contact::ContactProblem& problem = setup.problem;
+  const ContactSweepResult result = Sweep(setup.rows, 1e-10, ContactLaw::kPyramid);
   ASSERT_TRUE(result.solved()) << result.message;
   const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
   const LcpProblem lcp = MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, 4);

@@ -43,6 +43,14 @@ constexpr const char* kWhyCone =
     "where Gauss-Seidel on body velocities stalls (hyperstatic stacks) the portfolio's Newton "
     "stages build W and their sparse block system per solve (cone_complementarity.cc, "
     "cone_solvers.cc); the bin's contact buffers grow while the spheres land";
+// The one bound raised since it was set (issue 43): on the hyperstatic stack and pyramid the count
+// follows how many of the 100 counted steps the cone's sweeps hand to Newton, which the
+// trajectory decides; the one-contact solver's faster sliding path (incline 11.1 -> 7.1 us/step)
+// moved the stack's window from 3 to 6 such steps. Ours stay under the bound of before the sweeps
+// (70 000); SuiteSparse's (KLU's analyses, 1 971) are above its 1 800.
+constexpr const char* kWhyConeStack =
+    "the steps whose Gauss-Seidel sweeps stall hand the island to the portfolio's Newton stages, "
+    "which build W and their sparse block system per solve (cone_complementarity.cc)";
 constexpr const char* kWhyNewContactCount =
     "the Newton workspace is sized again for each new contact count (the box lands and tips "
     "within the counted steps)";
@@ -99,11 +107,11 @@ INSTANTIATE_TEST_SUITE_P(Examples, StepAllocations, ::testing::Values(
     Case{"drop", "sap", 16000, 180, kWhySap},
     Case{"drop", "trinkle", 23000, 0, kWhyTrinkle},
     Case{"stack", "velocity-lcp", 34000, 0, kWhyVelocityLcp},
-    Case{"stack", "cone", 34000, 200, kWhyCone},
+    Case{"stack", "cone", 70000, 2100, kWhyConeStack},
     Case{"stack", "sap", 140000, 0, kWhySap},
     Case{"stack", "trinkle", 200000, 0, kWhyTrinkle},
     Case{"pyramid", "velocity-lcp", 66000, 0, kWhyVelocityLcp},
-    Case{"pyramid", "cone", 250000, 8000, kWhyCone},
+    Case{"pyramid", "cone", 260000, 8600, kWhyConeStack},
     Case{"pyramid", "sap", 290000, 160, kWhySap},
     Case{"pyramid", "trinkle", 470000, 0, kWhyTrinkle},
     Case{"bin", "cone", 2000, 0, kWhyCone},

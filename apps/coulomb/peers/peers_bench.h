@@ -19,7 +19,7 @@ struct PeersBenchOptions {
   std::string part = "all";  // scenes | problems | all
   std::string data;          // the shared data directory (problems); "" = the build's
   double tolerance = 1e-8;   // problems: ABH error every solver's answer must reach
-  std::string out;           // also write peers.md, peers.json, fc3d_profile.svg here
+  std::string out;           // also write peers.md, peers.json, fc3d_profile.svg, scenes.svg here
   bool force = false;        // replace those files if they exist
 };
 

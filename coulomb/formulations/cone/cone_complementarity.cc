@@ -17,20 +17,6 @@ ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
   return out;
 }
 
-namespace {
-
-// The sweeps' answer as the step's.
-void TakeSweeps(const ContactSweepResult& sweeps, ContactSolution& out) {
-  out.status = sweeps.status;
-  out.message = sweeps.message;
-  out.iterations = sweeps.sweeps;
-  out.residual = sweeps.error;
-  out.impulses = sweeps.r;
-  out.v_next = sweeps.v;
-}
-
-}  // namespace
-
 void SolveConeComplementarity(const contact::ContactProblem& problem, const ConeParams& params,
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
                               FrictionContactProblem& fc, ContactSolution& out,
@@ -62,7 +48,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     ContactSweepResult& result = sweeps->result;
     SolveContactSweeps(sweeps->rows, p, warm_start, result);
     if (result.solved() || !newton_after || result.status == LcpStatus::kBadInput) {
-      TakeSweeps(result, out);
+      TakeSweepResult(result, out);
       out.seconds = clock.Seconds();
       return;
     }
@@ -85,7 +71,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
   SolveFrictionContact(fc, kind, settings, *from, newton, r);
   if (sweeps != nullptr && sweep_count > 0 && !r.solved() && sweeps->result.error < r.error) {
-    TakeSweeps(sweeps->result, out);  // Newton did no better than the sweeps it started from
+    TakeSweepResult(sweeps->result, out);  // Newton did no better than the sweeps it started from
     out.iterations += r.iterations;
     out.seconds = clock.Seconds();
     return;

@@ -54,18 +54,13 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     p.max_sweeps = params.settings.pgs.max_sweeps;
     p.stall_sweeps = params.settings.pgs.max_sweeps;
     SolveContactSweeps(ws.rows, p, warm_start, ws.result);
-    out.status = ws.result.status;
-    out.message = ws.result.message;
+    TakeSweepResult(ws.result, out);
     if (too_large) {
       out.solver_switch = fmt::format(
           "{} LCP rows exceed solver.max_pivoting_rows = {} for {}: block Gauss-Seidel (pgs) ran "
           "instead",
           rows, params.max_pivoting_rows, ToString(params.solver));
     }
-    out.iterations = ws.result.sweeps;
-    out.residual = ws.result.error;
-    out.impulses = ws.result.r;
-    out.v_next = ws.result.v;
     out.seconds = clock.Seconds();
     return;
   }
