@@ -4,12 +4,12 @@
 // DoFs of its (at most two) trees, their columns M⁻¹ J_iᵀ and its 3 × 3 block W_ii. A sweep then
 // visits each contact once,
 //   u_i = J_i v + b_i + D_i r_i,   r_i ← the exact one-contact solve of FC(W_ii, u_i − W_ii r_i,
-//   μ_i), v  += M⁻¹ J_iᵀ Δr_i,
+//   μ_i) (or of its pyramid LCP), v  += M⁻¹ J_iᵀ Δr_i,
 // which costs the DoFs of two trees per contact however full W would be. Contacts are solved
 // island by island (connected through trees with velocities), from the ground up, and each island
-// stops when its own ABH error meets the tolerance: with ‖F_I‖ ≤ ε ‖q_I‖ for every island I the
-// whole step's error ‖F‖ / ‖q‖ is ≤ ε too, the same certificate (friction_cone.h) every cone
-// solver reports.
+// stops when its own measure meets the tolerance. Cone: with ‖F_I‖ ≤ ε ‖q_I‖ for every island I
+// the whole step's ABH error ‖F‖ / ‖q‖ is ≤ ε too, the same certificate (friction_cone.h) every
+// cone solver reports. Pyramid: the largest natural residual, a maximum over islands.
 
 #include <Eigen/Dense>
 #include <array>
