@@ -172,13 +172,15 @@ PeerEngine MakeCoulombEngine(std::string solver_name, std::string settings, Coul
 
 std::vector<PeerEngine> CoulombEngines() {
   return {MakeCoulombEngine("velocity-lcp",
-                            "Lemke (block Gauss-Seidel above 300 LCP rows), 4 friction directions, "
-                            "φ/h stabilization; per-step accuracy measures off",
+                            "Lemke (contact Gauss-Seidel above 300 LCP rows, natural residual "
+                            "1e-6), 4 friction directions, φ/h stabilization; per-step accuracy "
+                            "measures off",
                             {"velocity-lcp", "{name: lemke, directions: 4}"}),
           MakeCoulombEngine(
               "cone",
-              "exact cone, default portfolio: NSGS and sparse semismooth Newton "
-              "from the warm start, then PPA; ABH error 1e-6; per-step accuracy measures off",
+              "exact cone, default portfolio: Gauss-Seidel on body velocities from the warm "
+              "start, semismooth Newton and PPA where it stalls (up to 600 rows); ABH error 1e-6; "
+              "per-step accuracy measures off",
               {"cone", "{name: portfolio}"}),
           MakeCoulombEngine("sap",
                             "Newton, exact line search, β 0.1, σ 1e-3, rel. tol. 1e-6; per-step "
