@@ -95,6 +95,26 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
   return total;
 }
 
+// The step's measure from r alone: v⁺ afresh (not the sweeps' running sum), then u and the
+// cone's ABH certificate (into `certificate`) or the pyramid's largest natural residual.
+double CertifyFromImpulses(Sweeper& s, FrictionContactCertificate& certificate) {
+  const ContactRows& rows = s.rows;
+  const int nc = rows.num_contacts();
+  s.v = rows.v_star;
+  for (int k = 0; k < nc; ++k) ApplyImpulse(rows, k, s.r.segment<3>(3 * k), s.v);
+  if (s.pyramid()) {
+    double worst2 = 0;
+    for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
+    return std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
+  }
+  certificate.u.resize(3 * nc);
+  for (int k = 0; k < nc; ++k) {
+    certificate.u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
+  }
+  CertifyContactVelocities(s.r, rows.mu, rows.q.norm(), certificate);
+  return certificate.error;
+}
+
 enum class IslandEnd { kSolved, kStalled, kSweepCap };
 
 // Sweeps one island until its measure meets the tolerance, it stalls (if asked) or the cap.
@@ -210,22 +230,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
-  // The certificate from r alone: v⁺ afresh (not the sweeps' running sum), then u and F.
-  v = rows.v_star;
-  for (int k = 0; k < nc; ++k) ApplyImpulse(rows, k, r.segment<3>(3 * k), v);
-  if (pyramid) {
-    double worst2 = 0;
-    for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
-    result.error = std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
-  } else {
-    FrictionContactCertificate& c = result.certificate;
-    c.u.resize(3 * nc);
-    for (int k = 0; k < nc; ++k) {
-      c.u.segment<3>(3 * k) = ContactVelocity(rows, k, v, r.segment<3>(3 * k));
-    }
-    CertifyContactVelocities(r, rows.mu, q_norm, c);
-    result.error = c.error;
-  }
+  result.error = CertifyFromImpulses(s, result.certificate);
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
