@@ -20,7 +20,9 @@ LcpCertificate CertifyLcp(const LcpProblem& problem, const Eigen::VectorXd& z,
   LcpCertificate c;
   const int n = problem.size();
   if (z.size() != n) return c;  // finite = false: a wrong-sized answer never passes
-  Eigen::VectorXd w(n);
+  Eigen::VectorXd own;          // w's storage when the caller does not want it
+  Eigen::VectorXd& w = w_out != nullptr ? *w_out : own;
+  w.resize(n);
   // Long double accumulation: the certificate must not inherit the rounding of the solver
   // that produced z (docs/notes/complementarity.md §6.3).
   for (int i = 0; i < n; ++i) {
@@ -28,7 +30,6 @@ LcpCertificate CertifyLcp(const LcpProblem& problem, const Eigen::VectorXd& z,
     for (int j = 0; j < n; ++j) acc += static_cast<long double>(problem.M(i, j)) * z[j];
     w[i] = static_cast<double>(acc);
   }
-  if (w_out != nullptr) *w_out = w;
   c.finite = z.allFinite() && w.allFinite();
   if (!c.finite) return c;
   if (n == 0) return c;

@@ -5,11 +5,17 @@
 namespace coulomb {
 
 Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M) {
+  Eigen::VectorXd d;
+  ComputeLcpScaling(M, d);
+  return d;
+}
+
+void ComputeLcpScaling(const Eigen::MatrixXd& M, Eigen::VectorXd& d) {
   const Eigen::Index n = M.rows();
-  Eigen::VectorXd d = Eigen::VectorXd::Ones(n);
-  if (n == 0) return d;
+  d.setOnes(n);
+  if (n == 0) return;
   const double max_abs = M.cwiseAbs().maxCoeff();
-  if (max_abs == 0) return d;
+  if (max_abs == 0) return;
   const double negligible = 1e-12 * max_abs;
   for (Eigen::Index i = 0; i < n; ++i) {
     double s = std::abs(M(i, i));
@@ -19,15 +25,18 @@ Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M) {
     // A row and column of zeros carries no scale; leave it alone.
     d[i] = s > negligible ? 1.0 / std::sqrt(s) : 1.0;
   }
-  return d;
 }
 
 LcpProblem ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d) {
   LcpProblem scaled;
   scaled.name = problem.name;
+  ScaleLcp(problem, d, scaled);
+  return scaled;
+}
+
+void ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d, LcpProblem& scaled) {
   scaled.M = d.asDiagonal() * problem.M * d.asDiagonal();
   scaled.q = d.cwiseProduct(problem.q);
-  return scaled;
 }
 
 }  // namespace coulomb

@@ -15,8 +15,11 @@ namespace coulomb {
 
 // The diagonal of D (all entries positive and finite).
 Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M);
+void ComputeLcpScaling(const Eigen::MatrixXd& M, Eigen::VectorXd& d);
 
 // (D M D, D q) for the diagonal d.
 LcpProblem ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d);
+// The same into `scaled` (its storage reused; not its name).
+void ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d, LcpProblem& scaled);
 
 }  // namespace coulomb

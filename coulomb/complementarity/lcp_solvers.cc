@@ -61,4 +61,13 @@ LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
   return MakeBadInputResult("unknown", "unknown solver kind");
 }
 
+void SolveLcp(const LcpProblem& problem, LcpSolverKind kind, const LcpSolverSettings& settings,
+              LcpSolverWorkspace& workspace, LcpResult& result) {
+  if (kind == LcpSolverKind::kLemke) {
+    SolveLemke(problem, settings.lemke, workspace.lemke, result);
+  } else {
+    result = SolveLcp(problem, kind, settings);
+  }
+}
+
 }  // namespace coulomb

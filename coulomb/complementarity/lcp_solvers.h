@@ -32,4 +32,13 @@ LcpSolverSettings LcpSettingsWithTolerance(double tolerance);
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
                    const LcpSolverSettings& settings = {});
 
+// What the solvers reuse from one solve to the next. Lemke's (the LCP formulations' default)
+// is kept; the other solvers still allocate per solve.
+struct LcpSolverWorkspace {
+  LemkeWorkspace lemke;
+};
+// The same into `result` (its storage reused), working in `workspace`.
+void SolveLcp(const LcpProblem& problem, LcpSolverKind kind, const LcpSolverSettings& settings,
+              LcpSolverWorkspace& workspace, LcpResult& result);
+
 }  // namespace coulomb

@@ -31,16 +31,32 @@ struct PathOutcome {
 // Variables are numbered w_0..w_{n−1}, z_0..z_{n−1} (offset n), z0 (index 2n).
 class LemkePath {
  public:
+  // The path's storage is the workspace's: a path on a warm workspace allocates nothing.
   LemkePath(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& cover,
-            const LemkeParams& params)
-      : M_(M), q_(q), cover_(cover), params_(params), n_(static_cast<int>(q.size())) {}
+            const LemkeParams& params, LemkeWorkspace& ws)
+      : M_(M),
+        q_(q),
+        cover_(cover),
+        params_(params),
+        n_(static_cast<int>(q.size())),
+        ws_(ws),
+        binv_(ws.binv),
+        unit_row_(ws.unit_row),
+        stored_(ws.stored),
+        stored_pos_(ws.stored_pos),
+        basic_(ws.basic),
+        row_of_(ws.row_of),
+        qbar_(ws.qbar),
+        ties_(ws.ties),
+        lexico_values_(ws.lexico_values) {}
 
   PathOutcome Run(int max_pivots);
 
   // Values of z in the scaled problem read off the final basis after `steps` rounds of
-  // iterative refinement against the *original* data (z = D ẑ), see docs/notes/complementarity.md
-  // §1.3.
-  Eigen::VectorXd RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d, int steps);
+  // iterative refinement against the *original* data (z = D ẑ), into the workspace's z; see
+  // docs/notes/complementarity.md §1.3.
+  const Eigen::VectorXd& RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
+                                         int steps);
   // Indicator of the z variables in the final basis.
   std::vector<char> ZBasis() const;
 
@@ -80,17 +96,18 @@ class LemkePath {
   const Eigen::VectorXd& cover_;
   const LemkeParams& params_;
   int n_;
+  LemkeWorkspace& ws_;
 
-  Eigen::MatrixXd binv_;         // nontrivial columns of B⁻¹ (those of nonbasic w's)
-  std::vector<int> unit_row_;    // for w_i basic: its row (column i of B⁻¹ is e_row); else −1
-  std::vector<int> stored_;      // columns held in binv_
-  std::vector<int> stored_pos_;  // position of a column in stored_, −1 if absent
-  std::vector<int> basic_;       // variable basic in each row
-  std::vector<int> row_of_;      // row of each basic variable, −1 if nonbasic
-  Eigen::VectorXd qbar_;         // B⁻¹ q: the values of the basic variables
+  Eigen::MatrixXd& binv_;         // nontrivial columns of B⁻¹ (those of nonbasic w's)
+  std::vector<int>& unit_row_;    // for w_i basic: its row (column i of B⁻¹ is e_row); else −1
+  std::vector<int>& stored_;      // columns held in binv_
+  std::vector<int>& stored_pos_;  // position of a column in stored_, −1 if absent
+  std::vector<int>& basic_;       // variable basic in each row
+  std::vector<int>& row_of_;      // row of each basic variable, −1 if nonbasic
+  Eigen::VectorXd& qbar_;         // B⁻¹ q: the values of the basic variables
   // The ratio test's scratch, kept across pivots so that a pivot allocates nothing.
-  mutable std::vector<int> ties_;
-  mutable std::vector<double> lexico_values_;
+  std::vector<int>& ties_;
+  std::vector<double>& lexico_values_;
   double drift_tolerance_ = 0;
 };
 
@@ -213,7 +230,8 @@ void LemkePath::Pivot(int row, int var, const Eigen::VectorXd& a) {
 }
 
 void LemkePath::Refactorize() {
-  Eigen::MatrixXd B(n_, n_);
+  Eigen::MatrixXd& B = ws_.basis;
+  B.resize(n_, n_);
   for (int r = 0; r < n_; ++r) {
     const int var = basic_[r];
     if (IsW(var)) {
@@ -224,12 +242,16 @@ void LemkePath::Refactorize() {
       B.col(r) = -M_.col(var - n_);
     }
   }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(B);
+  Eigen::PartialPivLU<Eigen::MatrixXd>& lu = ws_.lu;
+  lu.compute(B);
   // Only the stored (nontrivial) columns of B⁻¹ are needed: solve for those, not the inverse.
-  Eigen::MatrixXd unit = Eigen::MatrixXd::Zero(n_, static_cast<Eigen::Index>(stored_.size()));
+  Eigen::MatrixXd& unit = ws_.unit;
+  unit.setZero(n_, static_cast<Eigen::Index>(stored_.size()));
   for (std::size_t j = 0; j < stored_.size(); ++j)
     unit(stored_[j], static_cast<Eigen::Index>(j)) = 1;
-  const Eigen::MatrixXd columns = lu.solve(unit);
+  Eigen::MatrixXd& columns = ws_.solved;
+  columns.resize(n_, unit.cols());
+  columns = lu.solve(unit);
   for (std::size_t j = 0; j < stored_.size(); ++j) {
     binv_.col(stored_[j]) = columns.col(static_cast<Eigen::Index>(j));
   }
@@ -268,11 +290,12 @@ PathOutcome LemkePath::Run(int max_pivots) {
 
   // Initial pivot: z0 enters at the level that makes every w_i ≥ 0; the row that leaves is
   // the lexicographic minimum of (q_i, e_iᵀ)/d_i (ties go to the largest index).
-  Eigen::VectorXd a;
+  Eigen::VectorXd& a = ws_.column;
   EnteringColumn(Z0(), a);
   double ratio_min = std::numeric_limits<double>::infinity();
   for (int r = 0; r < n_; ++r) ratio_min = std::min(ratio_min, q_[r] / cover_[r]);
-  std::vector<int> ties;
+  std::vector<int>& ties = ties_;
+  ties.clear();
   const double limit = ratio_min + params_.tie_tolerance * (1.0 + std::abs(ratio_min));
   for (int r = 0; r < n_; ++r) {
     if (q_[r] / cover_[r] <= limit) ties.push_back(r);
@@ -334,10 +357,16 @@ std::vector<char> LemkePath::ZBasis() const {
   return in_basis;
 }
 
-Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
-                                           int steps) {
-  Eigen::VectorXd x = qbar_;
-  Eigen::VectorXd z(n_), residual(n_), delta;
+const Eigen::VectorXd& LemkePath::RefinedSolution(const LcpProblem& original,
+                                                  const Eigen::VectorXd& d, int steps) {
+  Eigen::VectorXd& x = ws_.x;
+  x = qbar_;
+  Eigen::VectorXd& z = ws_.z;
+  Eigen::VectorXd& residual = ws_.residual;
+  Eigen::VectorXd& delta = ws_.delta;
+  Eigen::VectorXd& w = ws_.w;
+  z.resize(n_);
+  residual.resize(n_);
   const auto read_z = [&] {
     z.setZero();
     for (int j = 0; j < n_; ++j) {
@@ -347,7 +376,8 @@ Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eig
   for (int step = 0; step < steps; ++step) {
     read_z();
     // Residual of B x = D q in terms of the original data: D (M z + q) − ŵ_basic.
-    const Eigen::VectorXd w = original.M * z + original.q;
+    w.noalias() = original.M * z;  // then + q: the rounding of M z + q
+    w += original.q;
     for (int i = 0; i < n_; ++i) {
       residual[i] = d[i] * w[i] - (row_of_[i] >= 0 ? x[row_of_[i]] : 0.0);
     }
@@ -358,12 +388,15 @@ Eigen::VectorXd LemkePath::RefinedSolution(const LcpProblem& original, const Eig
   return z;
 }
 
-// Turns a terminated path into a certified answer (docs/notes/complementarity.md §1.3 "certify,
-// don't trust"). Newton polishing (O(n³) per step) is spent only on paths that ended properly.
-Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eigen::VectorXd& d,
-                           const LemkeParams& params, bool allow_polish, std::string& note) {
-  Eigen::VectorXd z = path.RefinedSolution(problem, d, 2);
-  if (CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) return z;
+// Turns a terminated path into a certified answer in the workspace's z
+// (docs/notes/complementarity.md §1.3 "certify, don't trust"). Newton polishing (O(n³) per step) is
+// spent only on paths that ended properly.
+const Eigen::VectorXd& FinishPath(const LcpProblem& problem, LemkePath& path,
+                                  const Eigen::VectorXd& d, const LemkeParams& params,
+                                  bool allow_polish, LemkeWorkspace& ws, std::string& note) {
+  Eigen::VectorXd& z = ws.z;
+  path.RefinedSolution(problem, d, 2);
+  if (CertifyLcp(problem, z, &ws.w).Passes(params.acceptance_tolerance)) return z;
   if (const auto fresh = SolveComplementaryBasis(problem, path.ZBasis())) {
     if (CertifyLcp(problem, *fresh).Worst() < CertifyLcp(problem, z).Worst()) {
       z = *fresh;
@@ -387,26 +420,42 @@ Eigen::VectorXd FinishPath(const LcpProblem& problem, LemkePath& path, const Eig
 }  // namespace
 
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
-  const Stopwatch clock;
-  if (const std::string defect = ValidateLcp(problem); !defect.empty()) {
-    return MakeBadInputResult("lemke", defect);
-  }
+  LemkeWorkspace workspace;
   LcpResult result;
-  result.solver = "lemke";
-  const int n = problem.size();
-  const Eigen::VectorXd d_scaled =
-      params.scale ? ComputeLcpScaling(problem.M) : Eigen::VectorXd::Ones(n).eval();
-  const LcpProblem scaled = ScaleLcp(problem, d_scaled);
-  if (n == 0 || problem.q.minCoeff() >= 0.0) {  // z = 0 solves it (also the n = 0 case)
-    SetAnswer(problem, Eigen::VectorXd::Zero(n), LcpStatus::kSolved, params.acceptance_tolerance,
-              result);
-    result.seconds = clock.Seconds();
-    return result;
+  SolveLemke(problem, params, workspace, result);
+  return result;
+}
+
+void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorkspace& ws,
+                LcpResult& result) {
+  const Stopwatch clock;
+  if (std::string defect = ValidateLcp(problem); !defect.empty()) {
+    result = MakeBadInputResult("lemke", std::move(defect));
+    return;
   }
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
+  result.solver = "lemke";
+  result.status = LcpStatus::kBadInput;
+  result.iterations = 0;
+  result.restarts = 0;
+  result.message.clear();
+  const int n = problem.size();
+  if (n == 0 || problem.q.minCoeff() >= 0.0) {  // z = 0 solves it (also the n = 0 case)
+    ws.z.setZero(n);
+    SetAnswer(problem, ws.z, LcpStatus::kSolved, params.acceptance_tolerance, result);
+    result.seconds = clock.Seconds();
+    return;
+  }
+  if (params.scale) {
+    ComputeLcpScaling(problem.M, ws.d);
+  } else {
+    ws.d.setOnes(n);
+  }
+  ScaleLcp(problem, ws.d, ws.scaled);
+  ws.ones.setOnes(n);
   const int max_pivots = params.max_pivots > 0 ? params.max_pivots : std::max(1000, 20 * n);
   SplitMix64 rng(params.seed);
-  Eigen::VectorXd cover = Eigen::VectorXd::Ones(n);
+  Eigen::VectorXd& cover = ws.cover;
+  cover.setOnes(n);
   std::string failures;
   for (int run = 0; run <= params.max_restarts; ++run) {
     // Each run follows a different complementary path: with scaling enabled, odd runs drop it
@@ -417,9 +466,9 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
       for (int i = 0; i < n; ++i) cover[i] = rng.Uniform(0.1, 1.0);
     }
     if (run > 0) result.restarts = run;
-    const LcpProblem& system = use_scaling ? scaled : problem;
-    const Eigen::VectorXd& d = use_scaling ? d_scaled : ones;
-    LemkePath path(system.M, system.q, cover, params);
+    const LcpProblem& system = use_scaling ? ws.scaled : problem;
+    const Eigen::VectorXd& d = use_scaling ? ws.d : ws.ones;
+    LemkePath path(system.M, system.q, cover, params, ws);
     const PathOutcome outcome = path.Run(max_pivots);
     result.iterations += outcome.pivots;
     // Certify, don't trust (docs/notes/complementarity.md §1.3), in both directions: a "solved"
@@ -433,13 +482,14 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
       failures += fmt::format("run {}: {}; ", run + 1, outcome.message);
       continue;
     }
-    const Eigen::VectorXd z = FinishPath(problem, path, d, params, ended, note);
+    const Eigen::VectorXd& z = FinishPath(problem, path, d, params, ended, ws, note);
     SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
     if (result.solved()) {
-      result.message =
-          outcome.status == LcpStatus::kSolved
-              ? note
-              : fmt::format("{} with z0 near 0: final basis certified", outcome.message);
+      if (outcome.status == LcpStatus::kSolved) {
+        result.message = note;
+      } else {
+        result.message = fmt::format("{} with z0 near 0: final basis certified", outcome.message);
+      }
       break;
     }
     failures +=
@@ -451,7 +501,6 @@ LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
     result.message = failures.substr(0, failures.size() >= 2 ? failures.size() - 2 : 0);
   }
   result.seconds = clock.Seconds();
-  return result;
 }
 
 }  // namespace coulomb

@@ -14,7 +14,10 @@
 // belongs to a basic w_i is a unit vector and is never stored or updated. A pivot therefore
 // costs O(n·k) for k nonbasic w's instead of the O(n²) of a full tableau.
 
+#include <Eigen/Dense>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_problem.h"
@@ -49,6 +52,28 @@ struct LemkeParams {
   bool certify_failed_runs = true;
 };
 
+// What one Lemke solve works in, kept by callers that solve one LCP after another (the
+// velocity-level formulations keep one per Data): while the problem size stays, a solve into a
+// warm workspace allocates nothing. Speed only: a fresh workspace gives the same answer.
+struct LemkeWorkspace {
+  LcpProblem scaled;               // D M D, D q
+  Eigen::VectorXd d, ones, cover;  // the scaling D, a unit scaling, the covering vector
+  // The complementary path (lemke.cc's LemkePath): nontrivial columns of B⁻¹, their bookkeeping,
+  // the basic values B⁻¹q, the entering column and the ratio test's scratch.
+  Eigen::MatrixXd binv;
+  std::vector<int> unit_row, stored, stored_pos, basic, row_of, ties;
+  std::vector<double> lexico_values;
+  Eigen::VectorXd qbar, column;
+  // A refactorization of B from the data (drift or a suspected ray).
+  Eigen::MatrixXd basis, unit, solved;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  // Reading z off the final basis with iterative refinement against the original data.
+  Eigen::VectorXd x, z, w, residual, delta;
+};
+
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});
+// The same into `result` (its storage reused), working in `workspace`.
+void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorkspace& workspace,
+                LcpResult& result);
 
 }  // namespace coulomb

@@ -22,6 +22,7 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
   // The contacts touching each block (contact_blocks), so the work is per block, not per
   // block × contact.
   s.touching.resize(blocks.size());
+  s.blocks.resize(blocks.size());
   for (std::vector<int>& rows : s.touching) rows.clear();
   for (int k = 0; k < nc; ++k) {
     const auto [a, b] = problem.contact_blocks[k];
@@ -36,36 +37,39 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
     if (rows.empty()) continue;
     const int start = blocks[b].start, size = blocks[b].size;
     const int m = static_cast<int>(rows.size());
+    Eigen::MatrixXd& Jt = s.blocks[b].Jt;
+    Eigen::MatrixXd& Y = s.blocks[b].Y;
+    Eigen::MatrixXd& Wb = s.blocks[b].Wb;
     // J_bᵀ, read from J's compressed rows (row-major: each row's entries are contiguous).
-    s.Jt.setZero(size, 3 * m);
+    Jt.setZero(size, 3 * m);
     for (int i = 0; i < m; ++i) {
       for (int a = 0; a < 3; ++a) {
         for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(problem.J,
                                                                             3 * rows[i] + a);
              it; ++it) {
           if (it.col() >= start && it.col() < start + size)
-            s.Jt(it.col() - start, 3 * i + a) = it.value();
+            Jt(it.col() - start, 3 * i + a) = it.value();
         }
       }
     }
     // M_bb = L Lᵀ: Z = L⁻¹ J_bᵀ gives G's block (Zᵀ), M_bb⁻¹ J_bᵀ = L⁻ᵀ Z and W_b = Zᵀ Z (with a
     // mimic reduction T: Tᵀ M_bb T = L Lᵀ, Z = L⁻¹ Tᵀ J_bᵀ and M⁻¹ J_bᵀ = T L⁻ᵀ Z).
-    problem.mass.SolveLowerBlockInPlace(b, s.Jt);
-    const Eigen::MatrixXd& Z = s.Jt;
-    s.Y = Z;
-    problem.mass.SolveUpperBlockInPlace(b, s.Y);
-    s.Wb.noalias() = Z.transpose() * Z;
+    problem.mass.SolveLowerBlockInPlace(b, Jt);
+    const Eigen::MatrixXd& Z = Jt;
+    Y = Z;
+    problem.mass.SolveUpperBlockInPlace(b, Y);
+    Wb.noalias() = Z.transpose() * Z;
     for (int i = 0; i < m; ++i) {
       for (int a = 0; a < 3; ++a) {
         // Column 3 rows[i] + a of W, rows rising: the order of W's storage, so a lone block's
         // entries need no sort (math/sparse_assembly.h).
         for (int j = 0; j < m; ++j) {
           for (int c = 0; c < 3; ++c) {
-            s.W.add(3 * rows[j] + c, 3 * rows[i] + a, s.Wb(3 * j + c, 3 * i + a));
+            s.W.add(3 * rows[j] + c, 3 * rows[i] + a, Wb(3 * j + c, 3 * i + a));
           }
         }
         for (int d = 0; d < size; ++d) {
-          if (s.Y(d, 3 * i + a) != 0.0) s.MinvJt.add(start + d, 3 * rows[i] + a, s.Y(d, 3 * i + a));
+          if (Y(d, 3 * i + a) != 0.0) s.MinvJt.add(start + d, 3 * rows[i] + a, Y(d, 3 * i + a));
         }
         // Z has fewer rows than the block when mimic joints reduce it (contact_problem.h): G's
         // columns are then the block's free coordinates, which is all W = G Gᵀ needs.

@@ -56,8 +56,13 @@ struct LocalContactProblem {
   struct Scratch {
     std::vector<std::vector<int>> touching;  // per mass block, the contacts on it
     math::TripletBuffer W, MinvJt, G;
-    Eigen::MatrixXd Jt, Y, Wb;  // one block's Jᵀ (then L⁻¹ Jᵀ), M⁻¹ Jᵀ and Zᵀ Z
-    Eigen::VectorXd v_before;   // J v
+    // Per mass block: its Jᵀ (then L⁻¹ Jᵀ), M⁻¹ Jᵀ and Zᵀ Z. Kept per block, so that they are
+    // reallocated only when the number of contacts on that block changes.
+    struct Block {
+      Eigen::MatrixXd Jt, Y, Wb;
+    };
+    std::vector<Block> blocks;
+    Eigen::VectorXd v_before;  // J v
   } scratch;
 };
 

@@ -52,6 +52,7 @@ struct FormulationWorkspace {
   FrictionContactProblem friction;
   NonsmoothNewtonWorkspace newton;  // the cone's Newton block system and its KLU analysis
   ContactSweepWorkspace sweeps;  // the contact rows and Gauss–Seidel iterates on body velocities
+  StewartTrinkleWorkspace stewart_trinkle;  // the velocity LCP's dense LCP and Lemke's workspace
 };
 
 // What a formulation carries from one step to the next that later answers depend on (not only

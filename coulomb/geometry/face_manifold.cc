@@ -7,10 +7,9 @@
 namespace coulomb::geometry {
 namespace {
 
-// Sutherland–Hodgman: keeps the part of the polygon with n·x ≤ offset.
-std::vector<Eigen::Vector3d> Clip(const std::vector<Eigen::Vector3d>& polygon,
-                                  const Eigen::Vector3d& n, double offset) {
-  std::vector<Eigen::Vector3d> out;
+// Sutherland–Hodgman: keeps the part of the polygon with n·x ≤ offset, into `out`.
+void Clip(const Polygon& polygon, const Eigen::Vector3d& n, double offset, Polygon& out) {
+  out.clear();
   for (std::size_t i = 0; i < polygon.size(); ++i) {
     const Eigen::Vector3d& p = polygon[i];
     const Eigen::Vector3d& q = polygon[(i + 1) % polygon.size()];
@@ -18,7 +17,6 @@ std::vector<Eigen::Vector3d> Clip(const std::vector<Eigen::Vector3d>& polygon,
     if (dp <= 0) out.push_back(p);
     if ((dp < 0) != (dq < 0) && dp != dq) out.push_back(p + (q - p) * (dp / (dp - dq)));
   }
-  return out;
 }
 
 double Size(const Face& face) {
@@ -29,14 +27,15 @@ double Size(const Face& face) {
 
 }  // namespace
 
-std::vector<std::size_t> ReducePatch(const std::vector<Eigen::Vector3d>& points,
-                                     const Eigen::Vector3d& normal, std::size_t max_points) {
-  std::vector<std::size_t> kept;
+PatchIndices ReducePatch(std::span<const Eigen::Vector3d> points, const Eigen::Vector3d& normal,
+                         std::size_t max_points) {
+  PatchIndices kept;
   if (points.size() <= max_points) {
     for (std::size_t i = 0; i < points.size(); ++i) kept.push_back(i);
     return kept;
   }
-  std::vector<double> gap(points.size(), INFINITY);
+  SmallVector<double, 16> gap;
+  for (std::size_t i = 0; i < points.size(); ++i) gap.push_back(INFINITY);
   std::size_t next = 0;
   for (std::size_t i = 1; i < points.size(); ++i) {
     if (normal.dot(points[i]) < normal.dot(points[next])) next = i;
@@ -56,21 +55,22 @@ std::vector<std::size_t> ReducePatch(const std::vector<Eigen::Vector3d>& points,
 int ClipFaces(const Face& reference, const Face& incident, bool reference_is_b, double margin,
               int feature_base, std::vector<ContactPoint>& out,
               const std::array<bool, 3>* skip_edge) {
-  const std::vector<Eigen::Vector3d>& ref = reference.corners;
+  const Polygon& ref = reference.corners;
   Eigen::Vector3d center = Eigen::Vector3d::Zero();
   for (const Eigen::Vector3d& p : ref) center += p;
   center /= static_cast<double>(ref.size());
-  std::vector<Eigen::Vector3d> polygon = incident.corners;
+  Polygon polygon = incident.corners, clipped;
   for (std::size_t i = 0; i < ref.size() && !polygon.empty(); ++i) {
     if (skip_edge && i < 3 && (*skip_edge)[i]) continue;
     const Eigen::Vector3d edge = ref[(i + 1) % ref.size()] - ref[i];
     Eigen::Vector3d side = edge.cross(reference.normal).normalized();
     if (side.dot(ref[i] - center) < 0) side = -side;  // outward in the face plane
-    polygon = Clip(polygon, side, side.dot(ref[i]));
+    Clip(polygon, side, side.dot(ref[i]), clipped);
+    std::swap(polygon, clipped);
   }
   // Coincident edges (equal boxes stacked exactly) make the clipper emit the same corner twice;
   // duplicate contacts would only add degenerate rows to the contact problem.
-  std::vector<Eigen::Vector3d> unique;
+  Polygon unique;
   const double tolerance = 1e-9 * (Size(reference) + Size(incident));
   for (const Eigen::Vector3d& p : polygon) {
     bool seen = false;
@@ -79,17 +79,17 @@ int ClipFaces(const Face& reference, const Face& incident, bool reference_is_b, 
   }
   const Eigen::Vector3d n = reference_is_b ? reference.normal : Eigen::Vector3d(-reference.normal);
   const double offset = reference.normal.dot(ref[0]);
-  std::vector<Eigen::Vector3d> within;
+  Polygon within;
   for (const Eigen::Vector3d& p : unique) {
     if (reference.normal.dot(p) - offset <= margin) within.push_back(p);
   }
   // Four points span the patch (Box2D, Jolt and Bullet keep four too): an octagon's other four
   // only add redundant rows, which slow every solver and make the impulses indeterminate.
-  std::vector<std::size_t> kept = ReducePatch(within, reference.normal, 4);
+  const PatchIndices kept = ReducePatch(within, reference.normal, 4);
   // Features that persist from step to step while the patch does (warm starts are matched by
   // them): the kept points ranked by their nearest incident corner, not by the order the
   // reduction picked them, which follows the deepest point and so flips as a resting box rocks.
-  std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (nearest corner, index in within)
+  SmallVector<std::pair<std::size_t, std::size_t>, 8> ranked;  // (nearest corner, index in within)
   for (const std::size_t k : kept) {
     std::size_t corner = 0;
     for (std::size_t c = 1; c < incident.corners.size(); ++c) {
@@ -98,7 +98,7 @@ int ClipFaces(const Face& reference, const Face& incident, bool reference_is_b, 
         corner = c;
       }
     }
-    ranked.emplace_back(corner, k);
+    ranked.push_back({corner, k});
   }
   std::sort(ranked.begin(), ranked.end());
   int count = 0;

@@ -6,17 +6,27 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <span>
 #include <vector>
 
+#include "coulomb/base/small_vector.h"
 #include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb::geometry {
 
+// A face or a clipped polygon: a box face (4 corners) clipped by another's 4 side planes keeps at
+// most 8 corners, and at most 16 while corners on a side plane are still doubled (coincident edges
+// of equal boxes stacked exactly, removed after clipping), so box contacts stay off the heap.
+using Polygon = SmallVector<Eigen::Vector3d, 16>;
+
 struct Face {
-  std::vector<Eigen::Vector3d> corners;  // world, in order around the face (either direction)
-  Eigen::Vector3d normal;                // world, outward unit normal
+  Polygon corners;         // world, in order around the face (either direction)
+  Eigen::Vector3d normal;  // world, outward unit normal
 };
+
+// Indices of the points a patch keeps (ReducePatch).
+using PatchIndices = SmallVector<std::size_t, 8>;
 
 // A face of a fine mesh (the hull of a disc has a 100-gon) would give one contact per corner:
 // more rows than the contact problem needs and a burden for pivoting solvers. At most
@@ -24,8 +34,8 @@ struct Face {
 // kept, which spans the patch (what support needs) deterministically. Clipped faces and clouds
 // of mesh vertices on a plane keep 4 (a yawed box on a box: four of its octagon's corners).
 // Returns the indices of the points kept, in the order chosen.
-std::vector<std::size_t> ReducePatch(const std::vector<Eigen::Vector3d>& points,
-                                     const Eigen::Vector3d& normal, std::size_t max_points);
+PatchIndices ReducePatch(std::span<const Eigen::Vector3d> points, const Eigen::Vector3d& normal,
+                         std::size_t max_points);
 
 // `reference` belongs to B when `reference_is_b`, else to A; `incident` to the other body.
 // Appends a contact per clipped corner within `margin` of the reference plane (at most 4, see

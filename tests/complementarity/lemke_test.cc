@@ -109,6 +109,29 @@ TEST(Lemke, StewartTrinkleContactLcpsAreProcessedForAnyFriction) {
   }
 }
 
+TEST(Lemke, AReusedWorkspaceGivesEachProblemItsOwnCertifiedAnswer) {
+  // One workspace and one result across problems of different sizes and kinds, as a Data keeps
+  // them from step to step: each answer passes the certificate of its own problem, and equals a
+  // fresh solve's bit for bit (the workspace is storage, never state).
+  LemkeWorkspace workspace;
+  LcpResult reused;
+  for (const int contacts : {12, 3, 12, 7}) {
+    const auto system = testing::MakeRandomContactSystem(contacts, 40 + contacts);
+    for (double mu : {0.0, 0.6}) {
+      const LcpProblem p = testing::MakeStewartTrinkleLcp(system, 4, mu);
+      SolveLemke(p, {}, workspace, reused);
+      const LcpResult fresh = SolveLemke(p);
+      ASSERT_TRUE(IsCertifiedSolution(p, reused)) << contacts << " contacts, mu " << mu;
+      EXPECT_EQ(reused.z, fresh.z);
+      EXPECT_EQ(reused.iterations, fresh.iterations);
+    }
+  }
+  const LcpProblem trivial = testing::Deudeu();
+  SolveLemke(trivial, {}, workspace, reused);
+  EXPECT_TRUE(IsCertifiedSolution(trivial, reused));
+  EXPECT_NEAR(reused.z[0], 4.0 / 3.0, 1e-14);
+}
+
 TEST(Lemke, ScalingPreservesSolutionsOfBadlyScaledProblems) {
   // Rows scaled by 1e6 and 1e-6: LCP(Dq, DMD) is equivalent; the certificate is unscaled.
   LcpProblem p = testing::MakePMatrixLcp(20, 11);

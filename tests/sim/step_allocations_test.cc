@@ -34,11 +34,9 @@ std::ostream& operator<<(std::ostream& out, const Case& c) {
   return out << c.scene << "/" << c.formulation;
 }
 
-constexpr const char* kWhyVelocityLcp =
-    "each Lemke solve builds its path (B^-1, basis, scaled copy) and certificate anew, and the "
-    "LCP is built anew each step (complementarity/lemke.cc, formulations/velocity_lcp); piles "
-    "above 300 LCP rows sweep contacts on body velocities instead, whose rows and stack-held "
-    "one-contact Lemke allocate only while contact buffers grow";
+constexpr const char* kWhyContactCount =
+    "Eigen's sparse matrices reallocate their outer index when their size changes: the stack's "
+    "contact count changes a few times within the counted steps (local W, G, M^-1 J^T)";
 constexpr const char* kWhyCone =
     "where Gauss-Seidel on body velocities stalls (hyperstatic stacks) the portfolio's Newton "
     "stages build W and their sparse block system per solve (cone_complementarity.cc, "
@@ -94,26 +92,26 @@ TEST_P(StepAllocations, AWarmStepAllocatesNoMoreThanItsBound) {
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Examples, StepAllocations, ::testing::Values(
-    Case{"incline", "velocity-lcp", 4200, 0, kWhyVelocityLcp},
+    Case{"incline", "velocity-lcp", 0, 0, ""},
     Case{"incline", "cone", 0, 0, ""},
     Case{"incline", "sap", 22000, 1600, kWhySap},
     Case{"incline", "trinkle", 12200, 0, kWhyTrinkle},
-    Case{"rolling_ball", "velocity-lcp", 3600, 0, kWhyVelocityLcp},
+    Case{"rolling_ball", "velocity-lcp", 0, 0, ""},
     Case{"rolling_ball", "cone", 0, 0, ""},
     Case{"rolling_ball", "sap", 9200, 520, kWhySap},
     Case{"rolling_ball", "trinkle", 9600, 0, kWhyTrinkle},
-    Case{"drop", "velocity-lcp", 4100, 0, kWhyVelocityLcp},
+    Case{"drop", "velocity-lcp", 0, 0, ""},
     Case{"drop", "cone", 4, 0, kWhyNewContactCount},
     Case{"drop", "sap", 16000, 180, kWhySap},
     Case{"drop", "trinkle", 23000, 0, kWhyTrinkle},
-    Case{"stack", "velocity-lcp", 34000, 0, kWhyVelocityLcp},
-    Case{"stack", "cone", 70000, 2100, kWhyConeStack},
-    Case{"stack", "sap", 140000, 0, kWhySap},
-    Case{"stack", "trinkle", 200000, 0, kWhyTrinkle},
-    Case{"pyramid", "velocity-lcp", 66000, 0, kWhyVelocityLcp},
-    Case{"pyramid", "cone", 260000, 8600, kWhyConeStack},
-    Case{"pyramid", "sap", 290000, 160, kWhySap},
-    Case{"pyramid", "trinkle", 470000, 0, kWhyTrinkle},
+    Case{"stack", "velocity-lcp", 12, 0, kWhyContactCount},
+    Case{"stack", "cone", 41000, 2100, kWhyConeStack},
+    Case{"stack", "sap", 101000, 0, kWhySap},
+    Case{"stack", "trinkle", 135000, 0, kWhyTrinkle},
+    Case{"pyramid", "velocity-lcp", 0, 0, ""},
+    Case{"pyramid", "cone", 190000, 8600, kWhyConeStack},
+    Case{"pyramid", "sap", 220000, 160, kWhySap},
+    Case{"pyramid", "trinkle", 340000, 0, kWhyTrinkle},
     Case{"bin", "cone", 2000, 0, kWhyCone},
     Case{"bin", "sap", 4100000, 39000, kWhySap}),
     [](const ::testing::TestParamInfo<Case>& info) {

@@ -14,5 +14,10 @@ namespace coulomb {
 // W: 3 n_c × 3 n_c Delassus matrix, q: 3 n_c free velocity, mu: n_c, directions ≥ 3.
 LcpProblem MakeStewartTrinkleLcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
                                  const Eigen::VectorXd& mu, int directions);
+// The same into `lcp` (storage reused), with `gw` as scratch for G W: no allocation once the
+// sizes have been seen.
+void MakeStewartTrinkleLcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
+                           const Eigen::VectorXd& mu, int directions, Eigen::MatrixXd& gw,
+                           LcpProblem& lcp);
 
 }  // namespace coulomb

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 #include <numbers>
 
 #include "coulomb/base/stopwatch.h"
@@ -23,7 +24,8 @@ ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
 
 void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
                       const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                      ContactSolution& out, ContactSweepWorkspace* sweeps) {
+                      ContactSolution& out, ContactSweepWorkspace* sweeps,
+                      StewartTrinkleWorkspace* pivoting) {
   const Stopwatch clock;
   out.Reset();
   const int nc = problem.num_contacts();
@@ -56,25 +58,29 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     SolveContactSweeps(ws.rows, p, warm_start, ws.result);
     TakeSweepResult(ws.result, out);
     if (too_large) {
-      out.solver_switch = fmt::format(
-          "{} LCP rows exceed solver.max_pivoting_rows = {} for {}: block Gauss-Seidel (pgs) ran "
-          "instead",
-          rows, params.max_pivoting_rows, ToString(params.solver));
+      // Formatted into the string's kept capacity: a pile says this every step.
+      fmt::format_to(std::back_inserter(out.solver_switch),
+                     "{} LCP rows exceed solver.max_pivoting_rows = {} for {}: block Gauss-Seidel "
+                     "(pgs) ran instead",
+                     rows, params.max_pivoting_rows, ToString(params.solver));
     }
     out.seconds = clock.Seconds();
     return;
   }
   MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
-  const LcpProblem lcp =
-      MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, params.directions);
-  const LcpResult r = SolveLcp(lcp, params.solver, params.settings);
+  StewartTrinkleWorkspace own;
+  StewartTrinkleWorkspace& ws = pivoting != nullptr ? *pivoting : own;
+  ws.W = local.W;
+  MakeStewartTrinkleLcp(ws.W, local.q, problem.mu, params.directions, ws.GW, ws.lcp);
+  const LcpResult& r = ws.result;
+  SolveLcp(ws.lcp, params.solver, params.settings, ws.solver, ws.result);
   out.status = r.status;
   out.message = r.message;
   out.iterations = r.iterations;
   out.residual = r.certificate.Worst();
   // z = (p_n [nc], β [nc·d], λ [nc]) → impulses in (n, t, o).
   out.impulses.setZero(3 * nc);
-  if (r.z.size() == lcp.size()) {
+  if (r.z.size() == ws.lcp.size()) {
     const int d = params.directions;
     const PyramidDirections directions = MakePyramidDirections(d);
     for (int k = 0; k < nc; ++k) {

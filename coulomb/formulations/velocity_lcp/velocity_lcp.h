@@ -50,15 +50,25 @@ inline constexpr std::string_view kLcpSolverNames = "lemke, fip, ipm, newton, pg
 // Sets `kind` to the LCP solver called `name`; "" or what is wrong, listing the names.
 std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind);
 
+// The dense Stewart–Trinkle LCP of a step and what its solver works in, kept from step to step
+// (speed only).
+struct StewartTrinkleWorkspace {
+  Eigen::MatrixXd W, GW;  // the Delassus matrix, dense, and G W
+  LcpProblem lcp;
+  LcpSolverWorkspace solver;
+  LcpResult result;
+};
+
 // `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is used by the block
 // Gauss–Seidel solver only.
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params = {},
                                  const Eigen::VectorXd& warm_start = {});
-// The same into `out`, with the contact-space problem built in `local` and the sweeps' rows in
-// `sweeps` (storage reused; null: a fresh one).
+// The same into `out`, with the contact-space problem built in `local`, the sweeps' rows in
+// `sweeps` and the dense LCP in `pivoting` (storage reused; null: a fresh one).
 void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpParams& params,
                       const Eigen::VectorXd& warm_start, LocalContactProblem& local,
-                      ContactSolution& out, ContactSweepWorkspace* sweeps = nullptr);
+                      ContactSolution& out, ContactSweepWorkspace* sweeps = nullptr,
+                      StewartTrinkleWorkspace* pivoting = nullptr);
 
 }  // namespace coulomb

@@ -21,7 +21,7 @@ const Formulation kVelocityLcpFormulation = {
            const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
            ContactSolution& solution) {
           SolveVelocityLcp(problem, settings.velocity_lcp, warm_start, workspace.local, solution,
-                           &workspace.sweeps);
+                           &workspace.sweeps, &workspace.stewart_trinkle);
         },
 };
 
