@@ -32,8 +32,14 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
                                     const Eigen::MatrixXd& W, double dt,
                                     const SapRegularization& regularization) {
   SapConstraint c;
-  c.kind = SapConstraint::Kind::kFrictionCone;
   c.jacobian = std::move(jacobian);
+  SetContactConstraint(contact, ConstraintMatrix(W), dt, regularization, c);
+  return c;
+}
+
+void SetContactConstraint(const ContactParameters& contact, const ConstraintMatrix& W, double dt,
+                          const SapRegularization& regularization, SapConstraint& c) {
+  c.kind = SapConstraint::Kind::kFrictionCone;
   c.mu = contact.mu;
   // Spec §1.1: w_n and w_t from the diagonal, floored by the RMS of the block so a contact
   // whose normal row is weakly coupled is not regularized to nothing.
@@ -54,7 +60,6 @@ SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameter
   double v_hat = -contact.phi0 / relaxation;
   if (std::isinf(contact.stiffness)) v_hat = std::min(v_hat, contact.max_correction_speed);
   c.v_hat = Eigen::Vector3d(v_hat, 0, 0);
-  return c;
 }
 
 SapConstraint MakeHolonomicConstraint(SapJacobian jacobian, const HolonomicParameters& holonomic,
@@ -90,18 +95,35 @@ SapConstraint MakeLimitConstraint(SapJacobian jacobian, const Eigen::VectorXd& g
   return MakeHolonomicConstraint(std::move(jacobian), limit, W, dt, regularization);
 }
 
+void SetLimitConstraint(double g0, const ConstraintMatrix& W, double dt,
+                        const SapRegularization& regularization, SapConstraint& c) {
+  // MakeLimitConstraint's rows for one row, without its parameter vectors.
+  c.kind = SapConstraint::Kind::kBox;
+  const double w = W.norm();  // one row
+  const RowRegularization row =
+      RegularizeRow(kLimitStiffness, dt, dt, regularization.holonomic_beta, w);
+  c.R.setConstant(1, row.R);
+  c.v_hat.setConstant(1, -g0 / (dt + row.tau));
+  c.lower.setConstant(1, 0.0);
+  c.upper.setConstant(1, INFINITY);
+}
+
 SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, double dt) {
+  SapConstraint c;
+  c.jacobian = std::move(jacobian);
+  SetPdConstraint(pd, dt, c);
+  return c;
+}
+
+void SetPdConstraint(const PdParameters& pd, double dt, SapConstraint& c) {
   // γ = δt [kp (q_ref − q0 − δt v) + kd (v_ref − v)] = R⁻¹ (v̂ − v) with
   // R⁻¹ = δt (δt kp + kd) and v̂ = (kp (q_ref − q0) + kd v_ref) / (δt kp + kd).
-  SapConstraint c;
   c.kind = SapConstraint::Kind::kBox;
-  c.jacobian = std::move(jacobian);
   const double gain = dt * pd.kp + pd.kd;
-  c.R = Eigen::VectorXd::Constant(1, 1.0 / (dt * gain));
-  c.v_hat = Eigen::VectorXd::Constant(1, (pd.kp * (pd.q_ref - pd.q0) + pd.kd * pd.v_ref) / gain);
-  c.lower = Eigen::VectorXd::Constant(1, -dt * pd.effort);
-  c.upper = Eigen::VectorXd::Constant(1, dt * pd.effort);
-  return c;
+  c.R.setConstant(1, 1.0 / (dt * gain));
+  c.v_hat.setConstant(1, (pd.kp * (pd.q_ref - pd.q0) + pd.kd * pd.v_ref) / gain);
+  c.lower.setConstant(1, -dt * pd.effort);
+  c.upper.setConstant(1, dt * pd.effort);
 }
 
 }  // namespace coulomb::convex

@@ -36,6 +36,10 @@ struct ContactParameters {
 SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameters& contact,
                                     const Eigen::MatrixXd& W, double dt,
                                     const SapRegularization& regularization);
+// The same into `c`, whose jacobian is set already (its vectors' storage reused). W is a plain
+// small matrix, not a Ref: its norm then sums in the same order as a MatrixXd's.
+void SetContactConstraint(const ContactParameters& contact, const ConstraintMatrix& W, double dt,
+                          const SapRegularization& regularization, SapConstraint& c);
 
 // Holonomic g(q, t) = 0 with g = g0 at the start of the step and ∂g/∂t = bias: welds, couplers,
 // distance constraints, attachments. k = +∞ (default) is a rigid constraint; a finite k with
@@ -57,6 +61,9 @@ SapConstraint MakeHolonomicConstraint(SapJacobian jacobian, const HolonomicParam
 SapConstraint MakeLimitConstraint(SapJacobian jacobian, const Eigen::VectorXd& g0,
                                   const Eigen::MatrixXd& W, double dt,
                                   const SapRegularization& regularization);
+// A one-row limit into `c`, whose jacobian is set already.
+void SetLimitConstraint(double g0, const ConstraintMatrix& W, double dt,
+                        const SapRegularization& regularization, SapConstraint& c);
 
 // An implicit PD controller on one dof: τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort)
 // evaluated at the end of the step (q = q0 + δt v), so any gains are stable.
@@ -66,5 +73,7 @@ struct PdParameters {
   double effort = INFINITY;  // N m (or N)
 };
 SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, double dt);
+// The same into `c`, whose jacobian is set already.
+void SetPdConstraint(const PdParameters& pd, double dt, SapConstraint& c);
 
 }  // namespace coulomb::convex

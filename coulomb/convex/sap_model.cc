@@ -6,20 +6,10 @@
 namespace coulomb::convex {
 namespace {
 
-using Triplets = std::vector<Eigen::Triplet<double>>;
-
-void AddDenseBlock(const Eigen::MatrixXd& block, int row0, int col0, Triplets& triplets) {
+void AddDenseBlock(const Eigen::MatrixXd& block, int row0, int col0,
+                   math::TripletBuffer& triplets) {
   for (int j = 0; j < block.cols(); ++j) {
-    for (int i = 0; i < block.rows(); ++i) triplets.emplace_back(row0 + i, col0 + j, block(i, j));
-  }
-}
-
-// The lower triangle of a symmetric block on the diagonal.
-void AddLowerBlock(const Eigen::MatrixXd& block, int offset, Triplets& triplets) {
-  for (int j = 0; j < block.cols(); ++j) {
-    for (int i = j; i < block.rows(); ++i) {
-      triplets.emplace_back(offset + i, offset + j, block(i, j));
-    }
+    for (int i = 0; i < block.rows(); ++i) triplets.add(row0 + i, col0 + j, block(i, j));
   }
 }
 
@@ -27,13 +17,22 @@ void AddLowerBlock(const Eigen::MatrixXd& block, int offset, Triplets& triplets)
 
 SapModel MakeSapModel(const SapProblem& problem) {
   SapModel m;
+  SapModelScratch scratch;
+  MakeSapModel(problem, m, scratch);
+  return m;
+}
+
+void MakeSapModel(const SapProblem& problem, SapModel& m, SapModelScratch& scratch) {
   const int num_cliques = static_cast<int>(problem.cliques.size());
-  std::vector<bool> touched(num_cliques, false);
-  m.row_offset.reserve(problem.constraints.size() + 1);
+  std::vector<char>& touched = scratch.touched;
+  touched.assign(num_cliques, 0);
+  m.participating.clear();
+  m.size = 0;
+  m.row_offset.clear();
   m.row_offset.push_back(0);
   for (const SapConstraint& c : problem.constraints) {
-    touched[c.jacobian.clique_a] = true;
-    if (c.jacobian.clique_b >= 0) touched[c.jacobian.clique_b] = true;
+    touched[c.jacobian.clique_a] = 1;
+    if (c.jacobian.clique_b >= 0) touched[c.jacobian.clique_b] = 1;
     m.row_offset.push_back(m.row_offset.back() + c.jacobian.rows());
   }
   m.clique_offset.assign(num_cliques, -1);
@@ -43,7 +42,10 @@ SapModel MakeSapModel(const SapProblem& problem) {
     m.clique_offset[k] = m.size;
     m.size += problem.cliques[k].size();
   }
-  Triplets a_triplets, j_triplets;
+  math::TripletBuffer& a_triplets = scratch.A;
+  math::TripletBuffer& j_triplets = scratch.J;
+  a_triplets.clear();
+  j_triplets.clear();
   m.v_star.resize(m.size);
   for (int k : m.participating) {
     const SapClique& clique = problem.cliques[k];
@@ -51,8 +53,7 @@ SapModel MakeSapModel(const SapProblem& problem) {
     m.v_star.segment(m.clique_offset[k], clique.size()) =
         problem.v_star.segment(clique.start, clique.size());
   }
-  m.A.resize(m.size, m.size);
-  m.A.setFromTriplets(a_triplets.begin(), a_triplets.end());
+  math::AssignFromTriplets(a_triplets, m.size, m.size, m.A);
   m.inverse_sqrt_diagonal = m.A.diagonal().cwiseSqrt().cwiseInverse();
   for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
     const SapJacobian& jac = problem.constraints[i].jacobian;
@@ -61,19 +62,23 @@ SapModel MakeSapModel(const SapProblem& problem) {
       AddDenseBlock(jac.J_b, m.row_offset[i], m.clique_offset[jac.clique_b], j_triplets);
     }
   }
-  m.J.resize(m.rows(), m.size);
-  m.J.setFromTriplets(j_triplets.begin(), j_triplets.end());
-  return m;
+  math::AssignFromTriplets(j_triplets, m.rows(), m.size, m.J);
 }
 
 Eigen::VectorXd GatherParticipating(const SapProblem& problem, const SapModel& model,
                                     const Eigen::VectorXd& full) {
-  Eigen::VectorXd compact(model.size);
+  Eigen::VectorXd compact;
+  GatherParticipating(problem, model, full, compact);
+  return compact;
+}
+
+void GatherParticipating(const SapProblem& problem, const SapModel& model,
+                         const Eigen::VectorXd& full, Eigen::VectorXd& compact) {
+  compact.resize(model.size);
   for (int k : model.participating) {
     const SapClique& c = problem.cliques[k];
     compact.segment(model.clique_offset[k], c.size()) = full.segment(c.start, c.size());
   }
-  return compact;
 }
 
 void ScatterParticipating(const SapProblem& problem, const SapModel& model,
@@ -87,7 +92,16 @@ void ScatterParticipating(const SapProblem& problem, const SapModel& model,
 ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapModel& model,
                                           const Eigen::VectorXd& v_c, bool with_hessian) {
   ConstraintsEvaluation out;
+  EvaluateConstraints(problem, model, v_c, with_hessian, out);
+  return out;
+}
+
+void EvaluateConstraints(const SapProblem& problem, const SapModel& model,
+                         const Eigen::VectorXd& v_c, bool with_hessian,
+                         ConstraintsEvaluation& out) {
   out.gamma.resize(model.rows());
+  out.cost = 0;
+  out.G.clear();
   if (with_hessian) out.G.reserve(problem.constraints.size());
   for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
     const SapConstraint& c = problem.constraints[i];
@@ -95,9 +109,8 @@ ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapMo
     ConstraintEvaluation e = EvaluateConstraint(c, v_c.segment(model.row_offset[i], r));
     out.gamma.segment(model.row_offset[i], r) = e.gamma;
     out.cost += e.cost;
-    if (with_hessian) out.G.push_back(std::move(e.G));
+    if (with_hessian) out.G.push_back(e.G);
   }
-  return out;
 }
 
 namespace {
@@ -111,39 +124,37 @@ int SlotOf(const Eigen::SparseMatrix<double>& H, int row, int col) {
 
 // Slots of the lower triangle of the block on `cols` × `cols` (offset into H), column by
 // column, rows from the diagonal down.
-std::vector<int> LowerSlots(const Eigen::SparseMatrix<double>& H, int offset,
-                            const std::vector<int>& cols) {
-  std::vector<int> slots;
+void LowerSlots(const Eigen::SparseMatrix<double>& H, int offset, const std::vector<int>& cols,
+                std::vector<int>& slots) {
+  slots.clear();
   const int n = static_cast<int>(cols.size());
   slots.reserve(static_cast<std::size_t>(n) * (n + 1) / 2);
   for (int j = 0; j < n; ++j) {
     for (int i = j; i < n; ++i) slots.push_back(SlotOf(H, offset + cols[i], offset + cols[j]));
   }
-  return slots;
 }
 
-std::vector<int> DenseSlots(const Eigen::SparseMatrix<double>& H, int row0,
-                            const std::vector<int>& rows, int col0, const std::vector<int>& cols) {
-  std::vector<int> slots;
+void DenseSlots(const Eigen::SparseMatrix<double>& H, int row0, const std::vector<int>& rows,
+                int col0, const std::vector<int>& cols, std::vector<int>& slots) {
+  slots.clear();
   slots.reserve(rows.size() * cols.size());
   for (const int j : cols) {
     for (const int i : rows) slots.push_back(SlotOf(H, row0 + i, col0 + j));
   }
-  return slots;
 }
 
-std::vector<int> AllColumns(int n) {
-  std::vector<int> cols(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) cols[j] = j;
-  return cols;
-}
-
-std::vector<int> NonzeroColumns(const Eigen::MatrixXd& J) {
-  std::vector<int> cols;
+void NonzeroColumns(const Eigen::MatrixXd& J, std::vector<int>& cols) {
+  cols.clear();
   for (int j = 0; j < J.cols(); ++j) {
     if (!J.col(j).isZero(0)) cols.push_back(j);
   }
-  return cols;
+}
+
+// out = the columns `cols` of J (an indexed view would copy the index vector to the heap).
+void GatherColumns(const Eigen::MatrixXd& J, const std::vector<int>& cols,
+                   Eigen::Block<Eigen::MatrixXd> out) {
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    out.col(static_cast<Eigen::Index>(c)) = J.col(cols[c]);
 }
 
 void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
@@ -164,23 +175,30 @@ void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vec
 
 }  // namespace
 
-SapHessian::SapHessian(const SapProblem& problem, const SapModel& model)
-    : problem_(problem), participating_(model.participating) {
+void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
+  problem_ = &problem;
+  participating_ = model.participating;
   // The pattern: lower triangles of the participating cliques' blocks, and for every constraint
   // that couples two cliques the block of the columns it touches in each.
-  Triplets pattern;
+  math::TripletBuffer& pattern = pattern_;
+  pattern.clear();
   for (int k : model.participating) {
-    const int n = problem.cliques[k].size();
-    AddLowerBlock(Eigen::MatrixXd::Zero(n, n), model.clique_offset[k], pattern);
+    const int n = problem.cliques[k].size(), offset = model.clique_offset[k];
+    for (int j = 0; j < n; ++j) {
+      for (int i = j; i < n; ++i) pattern.add(offset + i, offset + j, 0.0);
+    }
   }
   int widest = 0;
-  for (const SapConstraint& c : problem.constraints) {
-    const SapJacobian& jac = c.jacobian;
-    ConstraintSlots slots;
-    slots.cols_a = NonzeroColumns(jac.J_a);
+  constraint_slots_.resize(problem.constraints.size());
+  for (std::size_t c = 0; c < problem.constraints.size(); ++c) {
+    const SapJacobian& jac = problem.constraints[c].jacobian;
+    ConstraintSlots& slots = constraint_slots_[c];
+    NonzeroColumns(jac.J_a, slots.cols_a);
     widest = std::max(widest, static_cast<int>(slots.cols_a.size()));
+    slots.cols_b.clear();
+    slots.b_first = false;
     if (jac.clique_b >= 0) {
-      slots.cols_b = NonzeroColumns(jac.J_b);
+      NonzeroColumns(jac.J_b, slots.cols_b);
       widest = std::max(widest, static_cast<int>(slots.cols_b.size()));
       const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
       slots.b_first = b > a;
@@ -188,66 +206,79 @@ SapHessian::SapHessian(const SapProblem& problem, const SapModel& model)
                                                  ? std::tie(slots.cols_b, b, slots.cols_a, a)
                                                  : std::tie(slots.cols_a, a, slots.cols_b, b);
       for (const int j : cols) {
-        for (const int i : rows) pattern.emplace_back(row0 + i, col0 + j, 0.0);
+        for (const int i : rows) pattern.add(row0 + i, col0 + j, 0.0);
       }
     }
-    constraint_slots_.push_back(std::move(slots));
   }
-  H_.resize(model.size, model.size);
-  H_.setFromTriplets(pattern.begin(), pattern.end());
-  for (int k : model.participating) {
-    clique_slots_.push_back(
-        LowerSlots(H_, model.clique_offset[k], AllColumns(problem.cliques[k].size())));
+  math::AssignFromTriplets(pattern, model.size, model.size, H_);
+  clique_slots_.resize(model.participating.size());
+  for (std::size_t p = 0; p < model.participating.size(); ++p) {
+    const int k = model.participating[p];
+    all_columns_.resize(problem.cliques[k].size());
+    for (std::size_t j = 0; j < all_columns_.size(); ++j) all_columns_[j] = static_cast<int>(j);
+    LowerSlots(H_, model.clique_offset[k], all_columns_, clique_slots_[p]);
   }
   for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
     const SapJacobian& jac = problem.constraints[i].jacobian;
     ConstraintSlots& slots = constraint_slots_[i];
     const int a = model.clique_offset[jac.clique_a];
-    slots.aa = LowerSlots(H_, a, slots.cols_a);
+    LowerSlots(H_, a, slots.cols_a, slots.aa);
+    slots.bb.clear();
+    slots.ab.clear();
     if (jac.clique_b >= 0) {
       const int b = model.clique_offset[jac.clique_b];
-      slots.bb = LowerSlots(H_, b, slots.cols_b);
-      slots.ab = slots.b_first ? DenseSlots(H_, b, slots.cols_b, a, slots.cols_a)
-                               : DenseSlots(H_, a, slots.cols_a, b, slots.cols_b);
+      LowerSlots(H_, b, slots.cols_b, slots.bb);
+      if (slots.b_first) {
+        DenseSlots(H_, b, slots.cols_b, a, slots.cols_a, slots.ab);
+      } else {
+        DenseSlots(H_, a, slots.cols_a, b, slots.cols_b, slots.ab);
+      }
     }
   }
-  JtG_.resize(widest, kMaxConstraintRows);
-  block_.resize(widest, widest);
+  // Sized once for the widest constraint (resize reallocates only when the size changes).
+  if (JtG_.rows() < widest) {
+    JtG_.resize(widest, kMaxConstraintRows);
+    block_.resize(widest, widest);
+    Ja_.resize(kMaxConstraintRows, widest);
+    Jb_.resize(kMaxConstraintRows, widest);
+  }
 }
 
 const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<ConstraintMatrix>& G) {
   double* values = H_.valuePtr();
   std::fill(values, values + H_.nonZeros(), 0.0);
   for (std::size_t p = 0; p < participating_.size(); ++p) {
-    ScatterLower(problem_.cliques[participating_[p]].A, clique_slots_[p], values);
+    ScatterLower(problem_->cliques[participating_[p]].A, clique_slots_[p], values);
   }
-  for (std::size_t i = 0; i < problem_.constraints.size(); ++i) {
-    const SapJacobian& jac = problem_.constraints[i].jacobian;
+  for (std::size_t i = 0; i < problem_->constraints.size(); ++i) {
+    const SapJacobian& jac = problem_->constraints[i].jacobian;
     const ConstraintSlots& slots = constraint_slots_[i];
     const int r = jac.rows();
-    Ja_ = jac.J_a(Eigen::all, slots.cols_a);
     const int na = static_cast<int>(slots.cols_a.size());
+    auto Ja = Ja_.topLeftCorner(r, na);
+    GatherColumns(jac.J_a, slots.cols_a, Ja);
     auto JtG = JtG_.topLeftCorner(na, r);
-    JtG.noalias() = Ja_.transpose() * G[i];
+    JtG.noalias() = Ja.transpose() * G[i];
     auto aa = block_.topLeftCorner(na, na);
-    aa.noalias() = JtG * Ja_;
+    aa.noalias() = JtG * Ja;
     ScatterLower(aa, slots.aa, values);
     if (jac.clique_b < 0) continue;
-    Jb_ = jac.J_b(Eigen::all, slots.cols_b);
     const int nb = static_cast<int>(slots.cols_b.size());
+    auto Jb = Jb_.topLeftCorner(r, nb);
+    GatherColumns(jac.J_b, slots.cols_b, Jb);
     if (slots.b_first) {  // J_bᵀ G J_a = (J_aᵀ G J_b)ᵀ, G symmetric
       auto ba = block_.topLeftCorner(nb, na);
-      ba.noalias() = Jb_.transpose() * JtG.transpose();
+      ba.noalias() = Jb.transpose() * JtG.transpose();
       ScatterDense(ba, slots.ab, values);
     } else {
       auto ab = block_.topLeftCorner(na, nb);
-      ab.noalias() = JtG * Jb_;
+      ab.noalias() = JtG * Jb;
       ScatterDense(ab, slots.ab, values);
     }
     auto JtG_b = JtG_.topLeftCorner(nb, r);
-    JtG_b.noalias() = Jb_.transpose() * G[i];
+    JtG_b.noalias() = Jb.transpose() * G[i];
     auto bb = block_.topLeftCorner(nb, nb);
-    bb.noalias() = JtG_b * Jb_;
+    bb.noalias() = JtG_b * Jb;
     ScatterLower(bb, slots.bb, values);
   }
   return H_;

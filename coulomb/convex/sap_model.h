@@ -10,6 +10,7 @@
 
 #include "coulomb/convex/sap_constraint.h"
 #include "coulomb/convex/sap_problem.h"
+#include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb::convex {
 
@@ -26,10 +27,18 @@ struct SapModel {
 };
 
 SapModel MakeSapModel(const SapProblem& problem);
+// The same into `model`, its storage and the triplet buffers' reused.
+struct SapModelScratch {
+  std::vector<char> touched;
+  math::TripletBuffer A, J;
+};
+void MakeSapModel(const SapProblem& problem, SapModel& model, SapModelScratch& scratch);
 
 // Participating entries of a full velocity, and back (entries outside keep `full`).
 Eigen::VectorXd GatherParticipating(const SapProblem& problem, const SapModel& model,
                                     const Eigen::VectorXd& full);
+void GatherParticipating(const SapProblem& problem, const SapModel& model,
+                         const Eigen::VectorXd& full, Eigen::VectorXd& compact);
 void ScatterParticipating(const SapProblem& problem, const SapModel& model,
                           const Eigen::VectorXd& compact, Eigen::VectorXd& full);
 
@@ -41,15 +50,22 @@ struct ConstraintsEvaluation {
 };
 ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapModel& model,
                                           const Eigen::VectorXd& v_c, bool with_hessian);
+// The same into `out` (storage reused).
+void EvaluateConstraints(const SapProblem& problem, const SapModel& model,
+                         const Eigen::VectorXd& v_c, bool with_hessian, ConstraintsEvaluation& out);
 
 // The lower triangle of H = A + Jᵀ G J. Its sparsity pattern is fixed by the clique graph (a
 // block for every clique pair a constraint couples, whatever the values of G), so it is built
 // once per problem with a map from every block entry to its slot, and each Newton iteration only
 // writes values; the symbolic analysis of one step then serves every iteration, and every later
-// step with the same contact graph.
+// step with the same contact graph. Build again for each problem: a kept SapHessian reuses its
+// storage, so a warm step's build allocates nothing.
 class SapHessian {
  public:
-  SapHessian(const SapProblem& problem, const SapModel& model);
+  SapHessian() = default;
+  SapHessian(const SapProblem& problem, const SapModel& model) { Build(problem, model); }
+  // The pattern and slots of `problem`, which must outlive every Assemble that follows.
+  void Build(const SapProblem& problem, const SapModel& model);
   const Eigen::SparseMatrix<double>& Assemble(const std::vector<ConstraintMatrix>& G);
 
  private:
@@ -60,13 +76,17 @@ class SapHessian {
     std::vector<int> aa, bb, ab;  // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
     bool b_first = false;         // the coupling block is J_bᵀ G J_a (clique b has higher rows)
   };
-  const SapProblem& problem_;
+  const SapProblem* problem_ = nullptr;
   std::vector<int> participating_;
   Eigen::SparseMatrix<double> H_;
   std::vector<std::vector<int>> clique_slots_;  // per participating clique, its lower A entries
   std::vector<ConstraintSlots> constraint_slots_;
-  Eigen::MatrixXd Ja_, Jb_;      // scratch: the touched columns of a constraint's blocks
-  Eigen::MatrixXd JtG_, block_;  // scratch
+  math::TripletBuffer pattern_;
+  std::vector<int> all_columns_;
+  // Scratch, sized for the widest constraint: the touched columns of a constraint's blocks,
+  // Jᵀ G and one block of H.
+  Eigen::MatrixXd Ja_, Jb_;
+  Eigen::MatrixXd JtG_, block_;
 };
 
 }  // namespace coulomb::convex

@@ -16,24 +16,29 @@ constexpr int kMinCgBudget = 4;
 // x = 0. Returns true once the scaled residual meets the tolerance within the iteration budget.
 bool PreconditionedCg(const Eigen::SparseMatrix<double>& lower, const Eigen::VectorXd& b,
                       const Eigen::VectorXd& scale, double tolerance, int budget,
-                      const math::CholeskyFactor& factor, Eigen::VectorXd& x, int& iterations) {
+                      const math::CholeskyFactor& factor, Eigen::VectorXd& x, int& iterations,
+                      NewtonDirectionWorkspace& ws) {
   const auto H = lower.selfadjointView<Eigen::Lower>();
-  x = Eigen::VectorXd::Zero(b.size());
-  Eigen::VectorXd r = b;
+  x.setZero(b.size());
+  Eigen::VectorXd& r = ws.r;
+  Eigen::VectorXd& z = ws.z;
+  Eigen::VectorXd& p = ws.p;
+  Eigen::VectorXd& Hp = ws.Hp;
+  r = b;
   const double target = tolerance * scale.cwiseProduct(b).norm();
-  Eigen::VectorXd z = factor.Solve(r);
-  Eigen::VectorXd p = z;
+  factor.Solve(r, z);
+  p = z;
   double rz = r.dot(z);
   for (int k = 0; k < budget; ++k) {
     ++iterations;
-    const Eigen::VectorXd Hp = H * p;
+    Hp.noalias() = H * p;
     const double curvature = p.dot(Hp);
     if (!(curvature > 0) || !(rz > 0)) return false;  // round-off: let the factorization decide
     const double alpha = rz / curvature;
     x += alpha * p;
     r -= alpha * Hp;
     if (scale.cwiseProduct(r).norm() <= target) return true;
-    z = factor.Solve(r);
+    factor.Solve(r, z);
     const double rz_next = r.dot(z);
     p = z + (rz_next / rz) * p;
     rz = rz_next;
@@ -49,10 +54,26 @@ NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
                                      math::FillOrdering ordering,
                                      const LaggedFactorizationSettings& lagged,
                                      math::CholeskyFactor& factor) {
+  NewtonDirectionWorkspace workspace;
   NewtonDirection out;
-  const Eigen::VectorXd b = -gradient;
+  SolveNewtonDirection(lower, gradient, scale, cliques, method, ordering, lagged, factor, workspace,
+                       out);
+  return out;
+}
+
+void SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower, const Eigen::VectorXd& gradient,
+                          const Eigen::VectorXd& scale, const std::vector<int>& cliques,
+                          math::CholeskyMethod method, math::FillOrdering ordering,
+                          const LaggedFactorizationSettings& lagged, math::CholeskyFactor& factor,
+                          NewtonDirectionWorkspace& ws, NewtonDirection& out) {
+  out.ok = out.factored = false;
+  out.cg_iterations = 0;
+  out.factor_seconds = 0;
+  Eigen::VectorXd& b = ws.b;
+  b = -gradient;
   // The same cliques may bring different sizes (a deformable body's participating vertices).
-  std::vector<int> tag = cliques;
+  std::vector<int>& tag = ws.tag;
+  tag.assign(cliques.begin(), cliques.end());
   tag.push_back(static_cast<int>(lower.rows()));
   // A CG iteration costs about one solve with the factor (the product with H is cheaper), so
   // reuse is tried only where the factorization is worth many solves, and never spends more
@@ -62,18 +83,21 @@ NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
   if (budget > 0 && affordable >= kMinCgBudget &&
       factor.FactorizationFlops() >= lagged.min_factorization_flops && factor.tag() == tag &&
       PreconditionedCg(lower, b, scale, lagged.cg_tolerance, budget, factor, out.dv,
-                       out.cg_iterations)) {
+                       out.cg_iterations, ws)) {
     out.ok = true;
-    return out;
+    return;
   }
   const Stopwatch clock;
   out.ok = factor.Factor(lower, method, ordering);
   out.factor_seconds = clock.Seconds();
   out.factored = true;
   // A failed factor must never precondition: an empty tag matches no problem with cliques.
-  factor.set_tag(out.ok ? std::move(tag) : std::vector<int>{});
-  if (out.ok) out.dv = factor.Solve(b);
-  return out;
+  if (out.ok) {
+    factor.set_tag(tag);
+    factor.Solve(b, out.dv);
+  } else {
+    factor.set_tag({});
+  }
 }
 
 }  // namespace coulomb::convex

@@ -56,6 +56,16 @@ struct NewtonDirection {
 // correctness: any SPD factor of the right size is a valid preconditioner (a deformable clique
 // whose participating vertices changed but not their count), and a poor one only makes CG fall
 // back to a fresh factorization.
+// What SolveNewtonDirection works in, kept between calls (speed only).
+struct NewtonDirectionWorkspace {
+  Eigen::VectorXd b, r, z, p, Hp;  // −∇ℓ and the CG vectors
+  std::vector<int> tag;
+};
+void SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower, const Eigen::VectorXd& gradient,
+                          const Eigen::VectorXd& scale, const std::vector<int>& cliques,
+                          math::CholeskyMethod method, math::FillOrdering ordering,
+                          const LaggedFactorizationSettings& lagged, math::CholeskyFactor& factor,
+                          NewtonDirectionWorkspace& workspace, NewtonDirection& out);
 NewtonDirection SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower,
                                      const Eigen::VectorXd& gradient, const Eigen::VectorXd& scale,
                                      const std::vector<int>& cliques, math::CholeskyMethod method,

@@ -63,16 +63,33 @@ std::string ValidateConstraint(const SapProblem& problem, const SapConstraint& c
 }  // namespace
 
 Eigen::MatrixXd EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian) {
-  const auto term = [&](int clique, const Eigen::MatrixXd& J) -> Eigen::MatrixXd {
-    const SapClique& c = problem.cliques[clique];
-    const Eigen::VectorXd w = c.delassus_diagonal.size() == c.size()
-                                  ? c.delassus_diagonal
-                                  : Eigen::VectorXd(c.A.diagonal().cwiseInverse());
-    return J * w.asDiagonal() * J.transpose();
-  };
-  Eigen::MatrixXd W = term(jacobian.clique_a, jacobian.J_a);
-  if (jacobian.clique_b >= 0) W += term(jacobian.clique_b, jacobian.J_b);
+  std::vector<double> scratch;
+  ConstraintMatrix W;
+  EstimateDelassusBlock(problem, jacobian, scratch, W);
   return W;
+}
+
+void EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian,
+                           std::vector<double>& scratch, ConstraintMatrix& W) {
+  // J_c w J_cᵀ with w the clique's Delassus diagonal (or diag(A_c)⁻¹), as J_c diag(w) first and
+  // then the product with J_cᵀ.
+  const auto term = [&](int clique, const Eigen::MatrixXd& J, ConstraintMatrix& out) {
+    const SapClique& c = problem.cliques[clique];
+    scratch.resize(static_cast<std::size_t>(J.size()));
+    Eigen::Map<Eigen::MatrixXd> Jw(scratch.data(), J.rows(), J.cols());
+    if (c.delassus_diagonal.size() == c.size()) {
+      Jw = J * c.delassus_diagonal.asDiagonal();
+    } else {
+      Jw = J * c.A.diagonal().cwiseInverse().asDiagonal();
+    }
+    out.noalias() = Jw * J.transpose();
+  };
+  term(jacobian.clique_a, jacobian.J_a, W);
+  if (jacobian.clique_b >= 0) {
+    ConstraintMatrix b;
+    term(jacobian.clique_b, jacobian.J_b, b);
+    W += b;
+  }
 }
 
 std::string ValidateSapProblem(const SapProblem& problem) {

@@ -36,6 +36,9 @@ struct SapProblem {
 // W_i ≈ Σ_c J_ic diag(A_c)⁻¹ J_icᵀ, the cheap Delassus estimate of
 // docs/notes/sap-and-deformables.md §1.1 that sets the near-rigid regularization of constraint i.
 Eigen::MatrixXd EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian);
+// The same into W, with `scratch` (reused storage) holding J_c diag(A_c)⁻¹.
+void EstimateDelassusBlock(const SapProblem& problem, const SapJacobian& jacobian,
+                           std::vector<double>& scratch, ConstraintMatrix& W);
 
 // "" when the problem is well formed (clique ranges inside v, square finite A with a positive
 // diagonal, Jacobian blocks of the clique's width, positive finite R, finite v̂, μ ≥ 0,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "coulomb/base/name_table.h"
 #include "coulomb/base/stopwatch.h"
@@ -36,59 +37,61 @@ constexpr NameTable<math::FillOrdering, 2> kOrderingNames = {{
     {math::FillOrdering::kMetis, "metis"},
 }};
 
-// ℓ, ∇ℓ and the impulses at one iterate.
-struct Iterate {
-  Eigen::VectorXd v, v_c;
-  ConstraintsEvaluation constraints;
-  double cost = 0;
-  Eigen::VectorXd gradient;
-};
-
-Iterate Evaluate(const SapProblem& problem, const SapModel& model, Eigen::VectorXd v,
-                 bool with_hessian) {
-  Iterate it;
-  it.v = std::move(v);
-  it.v_c = model.J * it.v;
-  it.constraints = EvaluateConstraints(problem, model, it.v_c, with_hessian);
-  const Eigen::VectorXd dv = it.v - model.v_star;
-  const Eigen::VectorXd momentum = model.A * dv;
-  it.cost = 0.5 * dv.dot(momentum) + it.constraints.cost;
-  it.gradient = momentum - model.J.transpose() * it.constraints.gamma;
-  return it;
+// ℓ, ∇ℓ and the impulses at it.v (set by the caller), in place.
+void Evaluate(const SapProblem& problem, SapWorkspace& ws, SapIterate& it) {
+  const SapModel& model = ws.model;
+  it.v_c.noalias() = model.J * it.v;
+  EvaluateConstraints(problem, model, it.v_c, true, it.constraints);
+  ws.dv = it.v - model.v_star;
+  ws.momentum.noalias() = model.A * ws.dv;
+  it.cost = 0.5 * ws.dv.dot(ws.momentum) + it.constraints.cost;
+  // As Eigen evaluates momentum − Jᵀγ: the product subtracted into a copy of the momentum.
+  it.gradient = ws.momentum;
+  it.gradient.noalias() -= model.J.transpose() * it.constraints.gamma;
 }
 
 // The stopping test's two sides: ‖D^(−½) ∇ℓ‖ and abs + rel · max(‖D^(−½) A v‖, ‖D^(−½) Jᵀγ‖).
-void MeasureResidual(const SapModel& model, const Iterate& it, const SapSolverParams& params,
-                     SapResult& out) {
+void MeasureResidual(SapWorkspace& ws, const SapSolverParams& params, SapResult& out) {
+  const SapModel& model = ws.model;
+  const SapIterate& it = ws.iterate;
   const auto D = model.inverse_sqrt_diagonal.asDiagonal();
-  const double scale = std::max((D * (model.A * it.v)).norm(),
-                                (D * (model.J.transpose() * it.constraints.gamma)).norm());
+  ws.product.noalias() = model.A * it.v;
+  const double momentum = (D * ws.product).norm();
+  ws.product.noalias() = model.J.transpose() * it.constraints.gamma;
+  const double impulses = (D * ws.product).norm();
+  const double scale = std::max(momentum, impulses);
   out.residual = (D * it.gradient).norm();
   out.residual_bound = params.abs_tolerance + params.rel_tolerance * scale;
 }
 
 // ℓ along v + α Δv in O(nv + rows) per sample (docs/notes/sap-and-deformables.md §1.5): the
 // quadratic part from Δp = A Δv and Δvᵀ A Δv, the constraints re-evaluated at v_c + α Δv_c.
+// Works in the workspace's line vectors.
 class LineOfDescent {
  public:
-  LineOfDescent(const SapProblem& problem, const SapModel& model, const Iterate& it,
-                const Eigen::VectorXd& dv)
-      : problem_(problem), model_(model), it_(it), dv_c_(model.J * dv) {
-    const Eigen::VectorXd dp = model.A * dv;
-    quadratic0_ = 0.5 * (it.v - model.v_star).dot(model.A * (it.v - model.v_star));
-    slope0_ = dp.dot(it.v - model.v_star);
-    curvature_ = dv.dot(dp);
+  LineOfDescent(const SapProblem& problem, SapWorkspace& ws, const Eigen::VectorXd& dv)
+      : problem_(problem), ws_(ws) {
+    const SapModel& model = ws.model;
+    const SapIterate& it = ws.iterate;
+    ws.dv_c.noalias() = model.J * dv;
+    ws.dp.noalias() = model.A * dv;
+    ws.dv = it.v - model.v_star;
+    ws.momentum.noalias() = model.A * ws.dv;
+    quadratic0_ = 0.5 * ws.dv.dot(ws.momentum);
+    slope0_ = ws.dp.dot(ws.dv);
+    curvature_ = dv.dot(ws.dp);
   }
   math::LineSample operator()(double alpha) const {
-    const ConstraintsEvaluation e =
-        EvaluateConstraints(problem_, model_, it_.v_c + alpha * dv_c_, true);
+    ws_.line_v_c = ws_.iterate.v_c + alpha * ws_.dv_c;
+    const ConstraintsEvaluation& e = ws_.line_constraints;
+    EvaluateConstraints(problem_, ws_.model, ws_.line_v_c, true, ws_.line_constraints);
     math::LineSample s;
     s.cost = quadratic0_ + alpha * slope0_ + 0.5 * alpha * alpha * curvature_ + e.cost;
-    s.slope = slope0_ + alpha * curvature_ - dv_c_.dot(e.gamma);
+    s.slope = slope0_ + alpha * curvature_ - ws_.dv_c.dot(e.gamma);
     s.curvature = curvature_;
     for (std::size_t i = 0; i < e.G.size(); ++i) {
       const int r = static_cast<int>(e.G[i].rows());
-      const ConstraintVector d = dv_c_.segment(model_.row_offset[i], r);
+      const ConstraintVector d = ws_.dv_c.segment(ws_.model.row_offset[i], r);
       s.curvature += d.dot(e.G[i] * d);
     }
     return s;
@@ -96,9 +99,7 @@ class LineOfDescent {
 
  private:
   const SapProblem& problem_;
-  const SapModel& model_;
-  const Iterate& it_;
-  Eigen::VectorXd dv_c_;
+  SapWorkspace& ws_;
   double quadratic0_ = 0, slope0_ = 0, curvature_ = 0;
 };
 
@@ -134,26 +135,46 @@ std::optional<math::FillOrdering> ParseFillOrdering(std::string_view name) {
 
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
                    const Eigen::VectorXd& v_guess, math::CholeskyFactor* factorization) {
-  const Stopwatch clock;
+  SapWorkspace workspace;
   SapResult out;
+  SolveSap(problem, params, v_guess, factorization, workspace, out);
+  return out;
+}
+
+void SolveSap(const SapProblem& problem, const SapSolverParams& params,
+              const Eigen::VectorXd& v_guess, math::CholeskyFactor* factorization, SapWorkspace& ws,
+              SapResult& out) {
+  const Stopwatch clock;
+  out.status = SapStatus::kBadInput;
+  out.iterations = out.factorizations = out.cg_iterations = out.line_search_iterations = 0;
+  out.residual = out.residual_bound = out.cost = 0;
+  out.participating_velocities = 0;
+  out.seconds = out.factor_seconds = 0;
   out.message = ValidateSapProblem(problem);
   if (v_guess.size() != 0 && v_guess.size() != problem.nv()) {
     out.message =
         fmt::format("warm start has {} entries, expected {}", v_guess.size(), problem.nv());
   }
-  if (!out.message.empty()) return out;
-  math::CholeskyFactor local_factorization;
-  math::CholeskyFactor& factor = factorization ? *factorization : local_factorization;
-  const SapModel model = MakeSapModel(problem);
-  SapHessian hessian(problem, model);
+  if (!out.message.empty()) return;
+  std::optional<math::CholeskyFactor> local_factorization;  // only when the caller keeps none
+  if (factorization == nullptr) factorization = &local_factorization.emplace();
+  math::CholeskyFactor& factor = *factorization;
+  SapModel& model = ws.model;
+  MakeSapModel(problem, model, ws.model_scratch);
+  ws.hessian.Build(problem, model);
   out.participating_velocities = model.size;
   const bool warm = v_guess.size() == problem.nv() && v_guess.allFinite();
-  Iterate it = Evaluate(problem, model,
-                        warm ? GatherParticipating(problem, model, v_guess) : model.v_star, true);
+  SapIterate& it = ws.iterate;
+  if (warm) {
+    GatherParticipating(problem, model, v_guess, it.v);
+  } else {
+    it.v = model.v_star;
+  }
+  Evaluate(problem, ws, it);
   out.status = SapStatus::kIterationLimit;
   bool cost_stalled = false;
   for (;; ++out.iterations) {
-    MeasureResidual(model, it, params, out);
+    MeasureResidual(ws, params, out);
     if (out.residual <= out.residual_bound || cost_stalled) {
       out.status = SapStatus::kConverged;
       break;
@@ -165,9 +186,10 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
           params.max_iterations, out.residual, out.residual_bound);
       break;
     }
-    const NewtonDirection direction = SolveNewtonDirection(
-        hessian.Assemble(it.constraints.G), it.gradient, model.inverse_sqrt_diagonal,
-        model.participating, params.linear_solver, params.ordering, params.lagged, factor);
+    NewtonDirection& direction = ws.direction;
+    SolveNewtonDirection(ws.hessian.Assemble(it.constraints.G), it.gradient,
+                         model.inverse_sqrt_diagonal, model.participating, params.linear_solver,
+                         params.ordering, params.lagged, factor, ws.newton, direction);
     out.factor_seconds += direction.factor_seconds;
     out.factorizations += direction.factored ? 1 : 0;
     out.cg_iterations += direction.cg_iterations;
@@ -179,7 +201,7 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
       break;
     }
     const Eigen::VectorXd& dv = direction.dv;
-    const LineOfDescent line(problem, model, it, dv);
+    const LineOfDescent line(problem, ws, dv);
     math::LineSample at_zero;
     at_zero.cost = it.cost;
     at_zero.slope = it.gradient.dot(dv);
@@ -195,7 +217,9 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
       break;
     }
     const double previous_cost = it.cost;
-    it = Evaluate(problem, model, it.v + step.alpha * dv, true);
+    ws.next_v = it.v + step.alpha * dv;
+    std::swap(it.v, ws.next_v);
+    Evaluate(problem, ws, it);
     cost_stalled = step.alpha > 0.5 && std::abs(it.cost - previous_cost) <
                                            params.cost_abs_tolerance +
                                                params.cost_rel_tolerance * 0.5 *
@@ -210,7 +234,6 @@ SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
     out.message = "SAP: the iterate is not finite; check the inputs for huge or NaN values";
   }
   out.seconds = clock.Seconds();
-  return out;
 }
 
 }  // namespace coulomb::convex

@@ -9,9 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "coulomb/math/line_search.h"
+#include "coulomb/convex/sap_model.h"
 #include "coulomb/convex/sap_newton_direction.h"
 #include "coulomb/convex/sap_problem.h"
+#include "coulomb/math/line_search.h"
 #include "coulomb/math/sparse_cholesky.h"
 
 namespace coulomb::convex {
@@ -74,9 +75,36 @@ struct SapResult {
   bool converged() const { return status == SapStatus::kConverged; }
 };
 
+// ℓ, ∇ℓ and the impulses at one iterate.
+struct SapIterate {
+  Eigen::VectorXd v, v_c;  // participating velocities and the constraint velocities J v
+  ConstraintsEvaluation constraints;
+  double cost = 0;
+  Eigen::VectorXd gradient;
+};
+
+// What SolveSap works in, kept from one solve to the next (speed only: a fresh workspace gives
+// the same answer): a warm step's solve then allocates nothing of its own.
+struct SapWorkspace {
+  SapModel model;
+  SapModelScratch model_scratch;
+  SapHessian hessian;
+  SapIterate iterate;
+  NewtonDirectionWorkspace newton;
+  NewtonDirection direction;
+  // Scratch: v − v*, A (v − v*), a sparse product, the next iterate's v, and along the line
+  // J Δv, A Δv, v_c + α J Δv and the constraints there.
+  Eigen::VectorXd dv, momentum, product, next_v, dv_c, dp, line_v_c;
+  ConstraintsEvaluation line_constraints;
+};
+
 // v_guess: the warm start (size nv; empty → v*). factorization may be null (a fresh one is used).
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
                    const Eigen::VectorXd& v_guess = {},
                    math::CholeskyFactor* factorization = nullptr);
+// The same into `out` (storage reused), working in `workspace`.
+void SolveSap(const SapProblem& problem, const SapSolverParams& params,
+              const Eigen::VectorXd& v_guess, math::CholeskyFactor* factorization,
+              SapWorkspace& workspace, SapResult& out);
 
 }  // namespace coulomb::convex

@@ -47,6 +47,7 @@ struct FormulationWorkspace {
   // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
   // is unchanged.
   math::CholeskyFactor sap_factorization;
+  SapStepWorkspace sap;  // SAP's problem, rebuilt in place, and its solver's workspace
   // The contact-space problems of the velocity-level formulations, rebuilt in place each step.
   LocalContactProblem local;
   FrictionContactProblem friction;

@@ -5,8 +5,8 @@
 // backtracking of math/backtracking.h is the one line search; BacktrackingLineSearch below runs
 // it and then goes on while the cost still falls.
 
-#include <functional>
 #include <string>
+#include <type_traits>
 
 namespace coulomb::math {
 
@@ -15,7 +15,24 @@ struct LineSample {
   double slope = 0;      // dℓ/dα
   double curvature = 0;  // d²ℓ/dα²
 };
-using LineFunction = std::function<LineSample(double alpha)>;
+// ℓ along the line, by reference to the caller's callable: unlike std::function it never copies
+// that object to the heap (SAP's line object is larger than std::function's inline buffer, and a
+// warm step must not allocate). Valid while the callable lives: pass it, never keep it.
+class LineFunction {
+ public:
+  template <typename F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, LineFunction> &&
+           std::is_invocable_r_v<LineSample, const F&, double>)
+      LineFunction(const F& f)  // NOLINT(google-explicit-constructor): a callable is a line
+      : object_(&f), call_([](const void* object, double alpha) -> LineSample {
+          return (*static_cast<const F*>(object))(alpha);
+        }) {}
+  LineSample operator()(double alpha) const { return call_(object_, alpha); }
+
+ private:
+  const void* object_;
+  LineSample (*call_)(const void* object, double alpha);
+};
 
 struct LineSearchSettings {
   // Exact search: take the full Newton step α = 1 whenever it meets Armijo's condition, and

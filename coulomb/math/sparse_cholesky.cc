@@ -94,6 +94,11 @@ Eigen::VectorXd CholeskyFactor::Solve(const Eigen::VectorXd& b) const {
   return impl_->cholmod.solve(b);
 }
 
+void CholeskyFactor::Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
+  x.resize(b.size());
+  x = impl_->cholmod.solve(b);
+}
+
 Eigen::MatrixXd CholeskyFactor::Solve(const Eigen::MatrixXd& B) const {
   return impl_->cholmod.solve(B);
 }
@@ -116,8 +121,8 @@ double CholeskyFactor::FactorizationFlops() const {
 const std::vector<int>& CholeskyFactor::tag() const {
   return impl_->tag;
 }
-void CholeskyFactor::set_tag(std::vector<int> tag) {
-  impl_->tag = std::move(tag);
+void CholeskyFactor::set_tag(const std::vector<int>& tag) {
+  impl_->tag = tag;
 }
 
 CholeskySource CholeskyFactor::source() const {

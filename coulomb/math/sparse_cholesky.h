@@ -52,7 +52,8 @@ class CholeskyFactor {
               CholeskyMethod method = CholeskyMethod::kAuto,
               FillOrdering ordering = FillOrdering::kAmd);
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
-  Eigen::MatrixXd Solve(const Eigen::MatrixXd& B) const;  // column by column, as above
+  void Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;  // into x's storage
+  Eigen::MatrixXd Solve(const Eigen::MatrixXd& B) const;           // column by column, as above
   int symbolic_analyses() const;  // how many times the pattern had to be analysed
   int factorizations() const;
   // How many solves with the factor cost as much as one numeric factorization, from CHOLMOD's
@@ -63,7 +64,7 @@ class CholeskyFactor {
   // What the current factor was made for (SAP: the participating cliques), so that a later
   // problem uses it as a preconditioner only when its unknowns mean the same.
   const std::vector<int>& tag() const;
-  void set_tag(std::vector<int> tag);
+  void set_tag(const std::vector<int>& tag);  // copied into the kept tag's storage
   // Kept by Factor (a copy of `lower`: O(nnz), beside the factorization's O(flops)).
   CholeskySource source() const;
   // Rebuilds the factor `source` describes (nothing when it is empty); false if it does not

@@ -1,4 +1,5 @@
-// The line searches of math/line_search.h on 1-D convex functions whose minimizers are known in closed form.
+// The line searches of math/line_search.h on 1-D convex functions whose minimizers are known in
+// closed form.
 #include "coulomb/math/line_search.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@ namespace {
 
 // ℓ(α) = ½ c (α − a)² + ½ K max(0, α − kink)²: a quadratic with a stiff one-sided wall, the
 // shape of a near-rigid contact that closes along the Newton direction.
-LineFunction Walled(double c, double a, double K, double kink) {
+auto Walled(double c, double a, double K, double kink) {
   return [=](double alpha) {
     const double over = std::max(0.0, alpha - kink);
     LineSample s;
@@ -27,7 +28,7 @@ double WalledMinimizer(double c, double a, double K, double kink) {
 }
 
 TEST(LineSearch, FullStepIsTakenWhenItMeetsArmijo) {
-  const LineFunction line = Walled(2.0, 1.2, 0.0, 10.0);  // a plain quadratic, minimum at 1.2
+  const auto line = Walled(2.0, 1.2, 0.0, 10.0);  // a plain quadratic, minimum at 1.2
   const LineSample at_zero = line(0.0);
   LineSearchSettings settings;
   ASSERT_TRUE(settings.try_full_step);  // the default
@@ -43,7 +44,7 @@ TEST(LineSearch, FullStepIsTakenWhenItMeetsArmijo) {
 
 TEST(LineSearch, FullStepThatFailsArmijoFallsBackToTheMinimizer) {
   const double c = 1.0, a = 1.0, K = 1e6, kink = 0.3;  // ℓ(1) is 3.5e5 above ℓ(0)
-  const LineFunction line = Walled(c, a, K, kink);
+  const auto line = Walled(c, a, K, kink);
   const LineSearchResult r = ExactLineSearch(line, line(0.0), LineSearchSettings{});
   ASSERT_TRUE(r.ok);
   EXPECT_NEAR(r.alpha, WalledMinimizer(c, a, K, kink), 1e-8);
@@ -51,7 +52,7 @@ TEST(LineSearch, FullStepThatFailsArmijoFallsBackToTheMinimizer) {
 }
 
 TEST(LineSearch, AscentDirectionIsRejectedBeforeAnyStep) {
-  const LineFunction line = Walled(1.0, -1.0, 0.0, 10.0);  // ℓ'(0) = 1 > 0
+  const auto line = Walled(1.0, -1.0, 0.0, 10.0);  // ℓ'(0) = 1 > 0
   const LineSearchResult r = ExactLineSearch(line, line(0.0), LineSearchSettings{});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.alpha, 0.0);
@@ -62,12 +63,12 @@ TEST(LineSearch, AscentDirectionIsRejectedBeforeAnyStep) {
 // accepted, and the search goes on through 0.64 to 0.512 (cost 7.2e-5), the grid point of least
 // cost, stopping at 0.4096 where the cost rises again.
 TEST(LineSearch, BacktrackingGoesOnWhileTheCostFalls) {
-  const LineFunction line = Walled(1.0, 0.5, 0.0, 10.0);
+  const auto line = Walled(1.0, 0.5, 0.0, 10.0);
   const LineSearchResult r = BacktrackingLineSearch(line, line(0.0), LineSearchSettings{});
   ASSERT_TRUE(r.ok) << r.message;
   EXPECT_NEAR(r.alpha, 0.512, 1e-12);
   EXPECT_EQ(r.iterations, 6);
-  const LineFunction rising = Walled(1.0, -1.0, 0.0, 10.0);  // ascent: no step
+  const auto rising = Walled(1.0, -1.0, 0.0, 10.0);  // ascent: no step
   EXPECT_FALSE(BacktrackingLineSearch(rising, rising(0.0), LineSearchSettings{}).ok);
 }
 

@@ -29,7 +29,8 @@ const Formulation kSapFormulation = {
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
            const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
-          solution = SolveSapStep(problem, settings.sap, &workspace.sap_factorization);
+          SolveSapStep(problem, settings.sap, &workspace.sap_factorization, workspace.sap,
+                       solution);
         },
     .save_carry =
         [](const FormulationWorkspace& workspace) {

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string>
+#include <utility>
 
 #include "coulomb/base/stopwatch.h"
 
@@ -23,25 +26,46 @@ int CliqueOfDof(const SapProblem& sap, int dof) {
   return -1;
 }
 
+// A constraint slot at the end of the problem's list: one kept from an earlier step when there
+// is one, so that its vectors and matrices keep their storage.
+SapConstraint& NewConstraint(SapStepWorkspace& ws) {
+  std::vector<SapConstraint>& constraints = ws.step.sap.constraints;
+  if (ws.spare.empty()) return constraints.emplace_back();
+  constraints.push_back(std::move(ws.spare.back()));
+  ws.spare.pop_back();
+  return constraints.back();
+}
+
+// Takes back the last constraint NewConstraint gave (it turned out to carry nothing).
+void DropLastConstraint(SapStepWorkspace& ws) {
+  ws.spare.push_back(std::move(ws.step.sap.constraints.back()));
+  ws.step.sap.constraints.pop_back();
+}
+
+// Sets the name of a constraint in its kept storage.
+template <typename... Args>
+void Name(std::string& name, fmt::format_string<Args...> format, Args&&... args) {
+  name.clear();
+  fmt::format_to(std::back_inserter(name), format, std::forward<Args>(args)...);
+}
+
 // The 1-row Jacobian sign · e_dof of one velocity.
-SapJacobian DofJacobian(const SapProblem& sap, std::string name, int dof, double sign) {
-  SapJacobian jac;
-  jac.name = std::move(name);
+void SetDofJacobian(const SapProblem& sap, int dof, double sign, SapJacobian& jac) {
   jac.clique_a = CliqueOfDof(sap, dof);
+  jac.clique_b = -1;
   const convex::SapClique& c = sap.cliques[jac.clique_a];
-  jac.J_a = Eigen::MatrixXd::Zero(1, c.size());
+  jac.J_a.setZero(1, c.size());
   jac.J_a(0, dof - c.start) = sign;
-  return jac;
+  jac.J_b.resize(0, 0);
 }
 
 // The blocks of a dense rows × nv Jacobian on the (at most two) cliques it touches.
-SapJacobian SplitJacobian(const SapProblem& sap, std::string name, const Eigen::MatrixXd& J,
-                          std::string& error) {
-  SapJacobian jac;
-  jac.name = std::move(name);
+void SetSplitJacobian(const SapProblem& sap, const Eigen::MatrixXd& J, SapJacobian& jac,
+                      std::string& error) {
+  jac.clique_a = jac.clique_b = -1;
   for (std::size_t k = 0; k < sap.cliques.size(); ++k) {
     const convex::SapClique& c = sap.cliques[k];
-    const Eigen::MatrixXd block = J.middleCols(c.start, c.size());
+    const auto block = J.middleCols(c.start, c.size());
     if (block.isZero(0)) continue;
     if (jac.clique_a < 0) {
       jac.clique_a = static_cast<int>(k);
@@ -54,40 +78,45 @@ SapJacobian SplitJacobian(const SapProblem& sap, std::string name, const Eigen::
     }
   }
   if (jac.clique_a < 0 && error.empty()) error = jac.name + " involves no moving body";
-  return jac;
 }
 
 void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
   // A = M + δt·D per tree and v* solving A (v* − v0) = δt (f − D v0): the problem's mass and
   // free motion already treat joint damping implicitly (contact_problem.h).
   sap.v_star = problem.v_star;
+  sap.cliques.resize(problem.M_blocks.size());
   for (std::size_t k = 0; k < problem.M_blocks.size(); ++k) {
-    convex::SapClique clique;
+    convex::SapClique& clique = sap.cliques[k];
     clique.start = problem.mass.blocks()[k].start;
     clique.A = problem.M_blocks[k];
-    sap.cliques.push_back(std::move(clique));
+    clique.delassus_diagonal.resize(0);
   }
 }
 
 void AddContacts(const contact::ContactProblem& problem, const SapParams& params,
-                 SapStepProblem& out) {
-  SapProblem& sap = out.sap;
+                 SapStepWorkspace& ws) {
+  SapProblem& sap = ws.step.sap;
   const double h = problem.time_step;
+  convex::ConstraintMatrix W;
   for (int k = 0; k < problem.num_contacts(); ++k) {
     auto [a, b] = problem.contact_blocks[k];
     if (a < 0) std::swap(a, b);
     if (a < 0) continue;  // between two bodies without velocities: nothing to solve
-    SapJacobian jac;
-    jac.name = fmt::format("contact {}", k);
-    const auto block = [&](int clique) {
+    SapConstraint& constraint = NewConstraint(ws);
+    SapJacobian& jac = constraint.jacobian;
+    Name(jac.name, "contact {}", k);
+    const auto block = [&](int clique, Eigen::MatrixXd& J) {
       const convex::SapClique& c = sap.cliques[clique];
-      return Eigen::MatrixXd(problem.J.block(3 * k, c.start, 3, c.size()));
+      J = problem.J.block(3 * k, c.start, 3, c.size());
     };
     jac.clique_a = a;
-    jac.J_a = block(a);
+    block(a, jac.J_a);
+    jac.clique_b = -1;
     if (b >= 0 && b != a) {
       jac.clique_b = b;
-      jac.J_b = block(b);
+      block(b, jac.J_b);
+    } else {
+      jac.J_b.resize(0, 0);
     }
     convex::ContactParameters contact;
     contact.phi0 = problem.phi[k];
@@ -95,18 +124,23 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
     contact.stiffness = problem.compliance[k] > 0 ? 1.0 / problem.compliance[k] : INFINITY;
     contact.dissipation_time_scale = params.dissipation_time_scale.value_or(h);
     contact.max_correction_speed = params.max_correction_speed;
-    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
+    convex::EstimateDelassusBlock(sap, jac, ws.delassus_scratch, W);
     // A contact whose normal impulse moves nothing (two links welded together that the scene's
     // filter let through) can carry no impulse: its regularization would be zero. Skip it.
-    if (!(W(0, 0) > 0)) continue;
-    sap.constraints.push_back(
-        convex::MakeContactConstraint(std::move(jac), contact, W, h, params.regularization));
-    out.contacts.push_back(k);
+    if (!(W(0, 0) > 0)) {
+      DropLastConstraint(ws);
+      continue;
+    }
+    convex::SetContactConstraint(contact, W, h, params.regularization, constraint);
+    ws.step.contacts.push_back(k);
   }
 }
 
-void AddLimits(const contact::ContactProblem& problem, const SapParams& params, SapProblem& sap) {
+void AddLimits(const contact::ContactProblem& problem, const SapParams& params,
+               SapStepWorkspace& ws) {
+  SapProblem& sap = ws.step.sap;
   const double h = problem.time_step;
+  convex::ConstraintMatrix W;
   for (const contact::JointLimit& limit : problem.limits) {
     // Only limits the joint can reach within the step (Drake's window,
     // docs/notes/sap-and-deformables.md §1.3): far limits would add rows that are never active.
@@ -117,36 +151,44 @@ void AddLimits(const contact::ContactProblem& problem, const SapParams& params, 
       if (!std::isfinite(bound)) continue;
       const double gap = side * (limit.q - bound);  // ≥ 0 inside the range
       if (gap > reach) continue;
-      SapJacobian jac = DofJacobian(
-          sap, fmt::format("{} limit of joint '{}'", side > 0 ? "lower" : "upper", limit.joint),
-          limit.dof, side);
-      const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
-      sap.constraints.push_back(convex::MakeLimitConstraint(
-          std::move(jac), Eigen::VectorXd::Constant(1, gap), W, h, params.regularization));
+      SapConstraint& constraint = NewConstraint(ws);
+      Name(constraint.jacobian.name, "{} limit of joint '{}'", side > 0 ? "lower" : "upper",
+           limit.joint);
+      SetDofJacobian(sap, limit.dof, side, constraint.jacobian);
+      convex::EstimateDelassusBlock(sap, constraint.jacobian, ws.delassus_scratch, W);
+      convex::SetLimitConstraint(gap, W, h, params.regularization, constraint);
     }
   }
 }
 
 void AddJointConstraints(const contact::ContactProblem& problem, const SapParams& params,
-                         SapProblem& sap) {
+                         SapStepWorkspace& ws) {
+  SapProblem& sap = ws.step.sap;
   const double h = problem.time_step;
-  if (params.joint_limits) AddLimits(problem, params, sap);
+  if (params.joint_limits) AddLimits(problem, params, ws);
   for (const contact::BilateralConstraint& b : problem.bilateral) {
     std::string error;
-    SapJacobian jac = SplitJacobian(sap, b.name, b.J, error);
+    SapConstraint& constraint = NewConstraint(ws);
+    constraint.jacobian.name = b.name;
+    SetSplitJacobian(sap, b.J, constraint.jacobian, error);
     // A constraint spans at most two bodies, so at most two trees; the only error left is one
     // between bodies without velocities, which has nothing to enforce.
-    if (!error.empty()) continue;
+    if (!error.empty()) {
+      DropLastConstraint(ws);
+      continue;
+    }
     convex::HolonomicParameters holonomic;
     holonomic.g0 = b.g0;
-    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, jac);
-    sap.constraints.push_back(
-        convex::MakeHolonomicConstraint(std::move(jac), holonomic, W, h, params.regularization));
+    const Eigen::MatrixXd W = convex::EstimateDelassusBlock(sap, constraint.jacobian);
+    constraint = convex::MakeHolonomicConstraint(std::move(constraint.jacobian), holonomic, W, h,
+                                                 params.regularization);
   }
   for (const contact::JointDrive& d : problem.drives) {
-    SapJacobian jac = DofJacobian(sap, fmt::format("drive of joint '{}'", d.joint), d.dof, 1.0);
+    SapConstraint& constraint = NewConstraint(ws);
+    Name(constraint.jacobian.name, "drive of joint '{}'", d.joint);
+    SetDofJacobian(sap, d.dof, 1.0, constraint.jacobian);
     const convex::PdParameters pd{d.q, d.q_ref, d.v_ref, d.kp, d.kd, d.effort};
-    sap.constraints.push_back(convex::MakePdConstraint(std::move(jac), pd, h));
+    convex::SetPdConstraint(pd, h, constraint);
   }
 }
 
@@ -169,26 +211,51 @@ LcpStatus StatusOf(convex::SapStatus status) {
 }  // namespace
 
 SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params) {
-  SapStepProblem out;
-  out.sap.time_step = problem.time_step;
-  AddCliques(problem, out.sap);
-  AddContacts(problem, params, out);
-  AddJointConstraints(problem, params, out.sap);
-  return out;
+  SapStepWorkspace workspace;
+  MakeSapProblem(problem, params, workspace);
+  return std::move(workspace.step);
+}
+
+void MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params,
+                    SapStepWorkspace& ws) {
+  SapProblem& sap = ws.step.sap;
+  // Last step's constraints go to the spares, keeping their storage for this step's; in reverse,
+  // so that NewConstraint hands them out in the same order (a contact between two bodies gets a
+  // slot that had a J_b before).
+  for (auto c = sap.constraints.rbegin(); c != sap.constraints.rend(); ++c) {
+    ws.spare.push_back(std::move(*c));
+  }
+  sap.constraints.clear();
+  ws.step.contacts.clear();
+  sap.time_step = problem.time_step;
+  AddCliques(problem, sap);
+  AddContacts(problem, params, ws);
+  AddJointConstraints(problem, params, ws);
 }
 
 ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
                               const convex::SapResult& r) {
   ContactSolution out;
+  RigidSolution(problem, step, r, out);
+  return out;
+}
+
+void RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
+                   const convex::SapResult& r, ContactSolution& out) {
+  out.Reset();
   out.status = StatusOf(r.status);
   out.message = r.message;
   out.iterations = r.iterations;
   out.residual = r.residual;
   const Eigen::Index nv = problem.v.size();
-  out.v_next = r.v.size() >= nv ? Eigen::VectorXd(r.v.head(nv)) : problem.v_star;
+  if (r.v.size() >= nv) {
+    out.v_next = r.v.head(nv);
+  } else {
+    out.v_next = problem.v_star;
+  }
   // Contacts come first in the constraint stack; contacts between two static bodies have none
   // and keep zero impulse.
-  out.impulses = Eigen::VectorXd::Zero(3 * problem.num_contacts());
+  out.impulses.setZero(3 * problem.num_contacts());
   if (r.gamma.size() > 0) {
     for (std::size_t i = 0; i < step.contacts.size(); ++i) {
       out.impulses.segment<3>(3 * step.contacts[i]) = r.gamma.segment<3>(3 * i);
@@ -196,19 +263,25 @@ ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapS
   }
   out.factor_seconds = r.factor_seconds;
   out.factorizations = r.factorizations;
-  return out;
 }
 
 ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
                              math::CholeskyFactor* factorization) {
+  SapStepWorkspace workspace;
+  ContactSolution out;
+  SolveSapStep(problem, params, factorization, workspace, out);
+  return out;
+}
+
+void SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
+                  math::CholeskyFactor* factorization, SapStepWorkspace& ws, ContactSolution& out) {
   const Stopwatch clock;
-  const SapStepProblem step = MakeSapProblem(problem, params);
+  MakeSapProblem(problem, params, ws);
   // Warm start from the current velocity (docs/notes/sap-and-deformables.md §1.5): in steady
   // contact it is nearly optimal.
-  const convex::SapResult r = convex::SolveSap(step.sap, params.solver, problem.v, factorization);
-  ContactSolution out = RigidSolution(problem, step, r);
+  convex::SolveSap(ws.step.sap, params.solver, problem.v, factorization, ws.solver, ws.result);
+  RigidSolution(problem, ws.step, ws.result, out);
   out.seconds = clock.Seconds();
-  return out;
 }
 
 }  // namespace coulomb

@@ -52,14 +52,34 @@ struct SapStepProblem {
 };
 SapStepProblem MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params);
 
+// What a SAP step keeps from one step to the next (speed only): the problem, rebuilt in place,
+// with the constraints of earlier steps kept for their storage, the solver's workspace and its
+// result. A warm step then allocates nothing of its own; CHOLMOD allocates through its hooks.
+struct SapStepWorkspace {
+  SapStepProblem step;
+  std::vector<convex::SapConstraint> spare;  // constraints not in use this step
+  std::vector<double> delassus_scratch;
+  convex::SapWorkspace solver;
+  convex::SapResult result;
+};
+// MakeSapProblem into workspace.step.
+void MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params,
+                    SapStepWorkspace& workspace);
+
 // The ContactSolution of a SAP result whose first nv velocities are the rigid model's (the
 // problem may have more cliques after them: deformable bodies).
 ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
                               const convex::SapResult& result);
+void RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
+                   const convex::SapResult& result, ContactSolution& out);
 
 // One SAP step, warm-started from the current velocity. The factorization cache (may be null)
 // keeps CHOLMOD's symbolic analysis across steps with an unchanged contact graph.
 ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapParams& params = {},
                              math::CholeskyFactor* factorization = nullptr);
+// The same into `out` (storage reused), working in `workspace`.
+void SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
+                  math::CholeskyFactor* factorization, SapStepWorkspace& workspace,
+                  ContactSolution& out);
 
 }  // namespace coulomb
