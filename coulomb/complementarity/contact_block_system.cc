@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "coulomb/math/sparse_assembly.h"
+
 namespace coulomb {
 
 struct ContactBlockSystem::KluFactors {
@@ -26,11 +28,23 @@ ContactBlockSystem::~ContactBlockSystem() = default;
 ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
                                        const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
                                        const Eigen::VectorXd* diagonal) {
+  Build(W, factor, diagonal);
+}
+
+void ContactBlockSystem::Build(const Eigen::SparseMatrix<double>& W,
+                               const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
+                               const Eigen::VectorXd* diagonal) {
+  if (klu_ != nullptr) {  // the analysis belongs to the old pattern
+    if (klu_->numeric != nullptr) klu_free_numeric(&klu_->numeric, &klu_->common);
+    if (klu_->symbolic != nullptr) klu_free_symbolic(&klu_->symbolic, &klu_->common);
+  }
   const int nb = static_cast<int>(W.rows() / 3);
   // The block pairs (i, j), column block by column block (a marker per row block dedupes), then
   // bucketed by row block: O(nnz), no sort of the entries.
-  std::vector<std::pair<int, int>> by_column;
-  std::vector<int> seen(static_cast<std::size_t>(nb), -1);
+  std::vector<std::pair<int, int>>& by_column = by_column_;
+  by_column.clear();
+  std::vector<int>& seen = seen_;
+  seen.assign(static_cast<std::size_t>(nb), -1);
   for (int j = 0; j < nb; ++j) {
     seen[j] = j;
     by_column.emplace_back(j, j);
@@ -44,9 +58,10 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
   row_start_.assign(static_cast<std::size_t>(nb) + 1, 0);
   for (const auto& pair : by_column) ++row_start_[pair.first + 1];
   for (int i = 0; i < nb; ++i) row_start_[i + 1] += row_start_[i];
-  std::vector<std::pair<int, int>> pairs(by_column.size());  // row-block order, columns rising
-  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
-  for (const auto& pair : by_column) pairs[next[pair.first]++] = pair;
+  std::vector<std::pair<int, int>>& pairs = pairs_;  // row-block order, columns rising
+  pairs.resize(by_column.size());
+  next_.assign(row_start_.begin(), row_start_.end() - 1);
+  for (const auto& pair : by_column) pairs[next_[pair.first]++] = pair;
   column_.resize(pairs.size());
   diagonal_.resize(static_cast<std::size_t>(nb));
   for (std::size_t k = 0; k < pairs.size(); ++k) {
@@ -58,10 +73,13 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
   system_ = blocks_;
   w_outer_.assign(W.outerIndexPtr(), W.outerIndexPtr() + W.outerSize() + 1);
   w_inner_.assign(W.innerIndexPtr(), W.innerIndexPtr() + W.nonZeros());
+  g_outer_.clear();
+  g_inner_.clear();
   if (factor != nullptr) {
     g_outer_.assign(factor->outerIndexPtr(), factor->outerIndexPtr() + factor->outerSize() + 1);
     g_inner_.assign(factor->innerIndexPtr(), factor->innerIndexPtr() + factor->nonZeros());
   }
+  augmented_ = false;
   dense_ = 3 * nb <= kDenseRows;
   if (dense_) return;
   augmented_ = factor != nullptr && factor->rows() == W.rows() && factor->nonZeros() < W.nonZeros();
@@ -69,16 +87,14 @@ ContactBlockSystem::ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
     BuildAugmentedPattern(*factor, diagonal);
     return;
   }
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(9 * pairs.size());
+  math::TripletBuffer& entries = triplets_;
+  entries.clear();
   for (const auto& [i, j] : pairs) {
     for (int c = 0; c < 3; ++c) {
-      for (int a = 0; a < 3; ++a) entries.emplace_back(3 * i + a, 3 * j + c, 1.0);
+      for (int a = 0; a < 3; ++a) entries.add(3 * i + a, 3 * j + c, 1.0);
     }
   }
-  sparse_.resize(3 * nb, 3 * nb);
-  sparse_.setFromTriplets(entries.begin(), entries.end());
-  sparse_.makeCompressed();
+  math::AssignFromTriplets(entries, 3 * nb, 3 * nb, sparse_);
   value_index_.resize(9 * pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto [i, j] = pairs[k];
@@ -105,13 +121,15 @@ void ContactBlockSystem::ReadBlocks(const Eigen::SparseMatrix<double>& W) {
 }
 
 void ContactBlockSystem::ReadFactorRows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& G) {
+  factor_values_.assign(3 * factor_columns_.size(), 0.0);
   for (int i = 0; i < num_contacts(); ++i) {
-    const std::vector<int>& cols = factor_columns_[i];
-    factor_rows_[i].setZero(3, static_cast<Eigen::Index>(cols.size()));
+    const auto first = factor_columns_.begin() + factor_start_[i];
+    const auto last = factor_columns_.begin() + factor_start_[i + 1];
+    auto rows = FactorRows(i);
     for (int a = 0; a < 3; ++a) {
       for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
-        const auto at = std::lower_bound(cols.begin(), cols.end(), static_cast<int>(it.col()));
-        factor_rows_[i](a, at - cols.begin()) = it.value();
+        const auto at = std::lower_bound(first, last, static_cast<int>(it.col()));
+        rows(a, at - first) = it.value();
       }
     }
   }
@@ -153,12 +171,8 @@ void ContactBlockSystem::Refresh(const Eigen::SparseMatrix<double>& W,
   }
   ReadFactorRows(*factor);
   double* values = sparse_.valuePtr();
-  for (int i = 0; i < num_contacts(); ++i) {
-    for (Eigen::Index n = 0; n < factor_rows_[i].cols(); ++n) {
-      for (int a = 0; a < 3; ++a) {
-        values[transpose_index_[i][3 * n + a]] = factor_rows_[i](a, n);
-      }
-    }
+  for (std::size_t e = 0; e < transpose_index_.size(); ++e) {
+    values[transpose_index_[e]] = factor_values_[e];
   }
 }
 
@@ -172,53 +186,60 @@ int ContactBlockSystem::Position(int row, int col) const {
 void ContactBlockSystem::BuildAugmentedPattern(
     const Eigen::SparseMatrix<double, Eigen::RowMajor>& G, const Eigen::VectorXd* diagonal) {
   const int nb = num_contacts(), m = 3 * nb, k = static_cast<int>(G.cols());
-  extra_diagonal_ =
-      diagonal != nullptr && diagonal->size() == m ? *diagonal : Eigen::VectorXd::Zero(m);
-  factor_columns_.assign(static_cast<std::size_t>(nb), {});
-  factor_rows_.resize(static_cast<std::size_t>(nb));
-  factor_index_.assign(static_cast<std::size_t>(nb), {});
-  transpose_index_.assign(static_cast<std::size_t>(nb), {});
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(9 * nb + 6 * G.nonZeros() + k));
+  if (diagonal != nullptr && diagonal->size() == m) {
+    extra_diagonal_ = *diagonal;
+  } else {
+    extra_diagonal_.setZero(m);
+  }
+  // Per contact, the columns of G its three rows touch, sorted and without repeats.
+  factor_start_.resize(static_cast<std::size_t>(nb) + 1);
+  factor_columns_.clear();
   for (int i = 0; i < nb; ++i) {
-    std::vector<int>& cols = factor_columns_[i];
+    factor_start_[i] = static_cast<int>(factor_columns_.size());
     for (int a = 0; a < 3; ++a) {
       for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(G, 3 * i + a); it; ++it) {
-        cols.push_back(static_cast<int>(it.col()));
+        factor_columns_.push_back(static_cast<int>(it.col()));
       }
     }
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    const auto first = factor_columns_.begin() + factor_start_[i];
+    std::sort(first, factor_columns_.end());
+    factor_columns_.erase(std::unique(first, factor_columns_.end()), factor_columns_.end());
   }
+  factor_start_[nb] = static_cast<int>(factor_columns_.size());
   ReadFactorRows(G);
+  math::TripletBuffer& entries = triplets_;
+  entries.clear();
   for (int i = 0; i < nb; ++i) {
-    const std::vector<int>& cols = factor_columns_[i];
     for (int c = 0; c < 3; ++c) {
-      for (int a = 0; a < 3; ++a) entries.emplace_back(3 * i + a, 3 * i + c, 1.0);
+      for (int a = 0; a < 3; ++a) entries.add(3 * i + a, 3 * i + c, 1.0);
     }
-    for (std::size_t n = 0; n < cols.size(); ++n) {
+    const auto rows = FactorRows(i);
+    for (int n = 0; n < FactorWidth(i); ++n) {
+      const int col = factor_columns_[factor_start_[i] + n];
       for (int a = 0; a < 3; ++a) {
-        entries.emplace_back(3 * i + a, m + cols[n], 1.0);                    // L_i G_i
-        entries.emplace_back(m + cols[n], 3 * i + a, factor_rows_[i](a, n));  // Gᵀ
+        entries.add(3 * i + a, m + col, 1.0);         // L_i G_i
+        entries.add(m + col, 3 * i + a, rows(a, n));  // Gᵀ
       }
     }
   }
-  for (int d = 0; d < k; ++d) entries.emplace_back(m + d, m + d, -1.0);
-  sparse_.resize(m + k, m + k);
-  // Gᵀ and −I are constant; the L_i G_i and diagonal blocks are overwritten by Factor.
-  sparse_.setFromTriplets(entries.begin(), entries.end(), [](double, double b) { return b; });
-  sparse_.makeCompressed();
+  for (int d = 0; d < k; ++d) entries.add(m + d, m + d, -1.0);
+  // Gᵀ and −I are constant; the L_i G_i and diagonal blocks are overwritten by Factor. (No
+  // entry repeats, so summing duplicates changes nothing.)
+  math::AssignFromTriplets(entries, m + k, m + k, sparse_);
   value_index_.resize(9 * static_cast<std::size_t>(nb));
+  factor_index_.clear();
+  transpose_index_.clear();
   for (int i = 0; i < nb; ++i) {
     for (int c = 0; c < 3; ++c) {
       const int first = Position(3 * i, 3 * i + c);
       for (int a = 0; a < 3; ++a) value_index_[9 * i + 3 * c + a] = first + a;
     }
-    for (const int col : factor_columns_[i]) {
+    for (int n = 0; n < FactorWidth(i); ++n) {
+      const int col = factor_columns_[factor_start_[i] + n];
       const int first = Position(3 * i, m + col);
       for (int a = 0; a < 3; ++a) {
-        factor_index_[i].push_back(first + a);
-        transpose_index_[i].push_back(Position(m + col, 3 * i + a));
+        factor_index_.push_back(first + a);
+        transpose_index_.push_back(Position(m + col, 3 * i + a));
       }
     }
   }
@@ -264,9 +285,12 @@ bool ContactBlockSystem::Factor(const std::vector<Eigen::Matrix3d>& left,
       for (int c = 0; c < 3; ++c) {
         for (int a = 0; a < 3; ++a) values[value_index_[9 * i + 3 * c + a]] = T(a, c);
       }
-      const Eigen::Matrix<double, 3, Eigen::Dynamic> LG = left[i] * factor_rows_[i];
-      for (Eigen::Index n = 0; n < LG.cols(); ++n) {
-        for (int a = 0; a < 3; ++a) values[factor_index_[i][3 * n + a]] = LG(a, n);
+      product_values_.resize(factor_values_.size());
+      Eigen::Map<Eigen::Matrix<double, 3, Eigen::Dynamic>> LG(
+          product_values_.data() + 3 * factor_start_[i], 3, FactorWidth(i));
+      LG.noalias() = left[i] * FactorRows(i);
+      for (Eigen::Index e = 3 * factor_start_[i]; e < 3 * factor_start_[i + 1]; ++e) {
+        values[factor_index_[e]] = product_values_[e];
       }
     }
   } else {
@@ -278,12 +302,11 @@ bool ContactBlockSystem::Factor(const std::vector<Eigen::Matrix3d>& left,
   }
   int* Ap = sparse_.outerIndexPtr();
   int* Ai = sparse_.innerIndexPtr();
-  if (!klu_) {
-    klu_ = std::make_unique<KluFactors>();
+  if (!klu_) klu_ = std::make_unique<KluFactors>();
+  if (klu_->symbolic == nullptr) {  // first Factor of this pattern
     klu_->symbolic = klu_analyze(static_cast<int>(sparse_.rows()), Ap, Ai, &klu_->common);
     if (klu_->symbolic == nullptr) return false;
   }
-  if (klu_->symbolic == nullptr) return false;
   // Refactoring keeps the last pivot order: cheap, and fine while the matrix changes little;
   // a fresh factorization when it fails or the pivots have grown poor.
   if (klu_->numeric != nullptr) {

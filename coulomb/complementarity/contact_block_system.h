@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+#include "coulomb/math/sparse_assembly.h"
+
 // SuiteSparse's KLU (LGPL-2.1+): a sparse LU made for small, very sparse unsymmetric systems
 // refactored with one pattern again and again, which is this class's job exactly; Eigen's
 // SparseLU took 100 µs per 120-row factorization here, mostly in its symbolic bookkeeping.
@@ -32,6 +34,12 @@ class ContactBlockSystem {
   explicit ContactBlockSystem(const Eigen::SparseMatrix<double>& W,
                               const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor = nullptr,
                               const Eigen::VectorXd* diagonal = nullptr);
+  // Builds the system of another W (and G, c) in this one's storage, as the constructor does:
+  // a new pattern without new allocations once the storage has held one as large. KLU's
+  // analysis is redone at the next Factor.
+  void Build(const Eigen::SparseMatrix<double>& W,
+             const Eigen::SparseMatrix<double, Eigen::RowMajor>* factor,
+             const Eigen::VectorXd* diagonal);
   ~ContactBlockSystem();
   ContactBlockSystem(const ContactBlockSystem&) = delete;
   ContactBlockSystem& operator=(const ContactBlockSystem&) = delete;
@@ -81,14 +89,22 @@ class ContactBlockSystem {
   std::vector<Eigen::Matrix3d> system_;  // A's blocks, same layout
   std::vector<int> value_index_;         // per block, its 9 positions in sparse_'s values
   Eigen::SparseMatrix<double> sparse_;   // A or the augmented matrix, column-major
-  // Augmented mode: per contact, the columns of G its rows touch, G on them (3 × n), and the
-  // positions of L_i G_i in sparse_'s values (column by column, 3 per column); c per row.
+  // Augmented mode: per contact i, the columns of G its rows touch (factor_columns_ from
+  // factor_start_[i] to factor_start_[i + 1]), G on them (3 per column, FactorRows(i)), and the
+  // positions of L_i G_i and of Gᵀ's entries in sparse_'s values (3 per column, same order);
+  // c per row. Flat arrays, so that a new pattern reuses their capacity.
   bool augmented_ = false;
-  std::vector<std::vector<int>> factor_columns_;
-  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> factor_rows_;
-  std::vector<std::vector<int>> factor_index_;
-  std::vector<std::vector<int>> transpose_index_;  // positions of Gᵀ's entries, same order
+  std::vector<int> factor_start_, factor_columns_, factor_index_, transpose_index_;
+  std::vector<double> factor_values_, product_values_;  // G's rows, and L_i G_i (scratch)
+  Eigen::Map<Eigen::Matrix<double, 3, Eigen::Dynamic>> FactorRows(int i) {
+    return {factor_values_.data() + 3 * factor_start_[i], 3, FactorWidth(i)};
+  }
+  Eigen::Index FactorWidth(int i) const { return factor_start_[i + 1] - factor_start_[i]; }
   Eigen::VectorXd extra_diagonal_;
+  // Build's scratch: block pairs by column and by row block, markers, and the triplets.
+  std::vector<std::pair<int, int>> by_column_, pairs_;
+  std::vector<int> seen_, next_;
+  math::TripletBuffer triplets_;
   struct KluFactors;  // KLU's symbolic and numeric objects (contact_block_system.cc)
   std::unique_ptr<KluFactors> klu_;
   Eigen::MatrixXd dense_matrix_;           // A, dense mode (kept for its storage)

@@ -196,10 +196,12 @@ void SolveNonsmoothNewton(const FrictionContactProblem& problem,
   NonsmoothNewtonWorkspace local;
   NonsmoothNewtonWorkspace& ws = workspace != nullptr ? *workspace : local;
   std::unique_ptr<ContactBlockSystem>& system = ws.system;
-  if (system != nullptr && system->SamePattern(problem.W, G)) {
+  if (system == nullptr) {
+    system = std::make_unique<ContactBlockSystem>(problem.W, G, &problem.W_diagonal);
+  } else if (system->SamePattern(problem.W, G)) {
     system->Refresh(problem.W, G, &problem.W_diagonal);
   } else {
-    system = std::make_unique<ContactBlockSystem>(problem.W, G, &problem.W_diagonal);
+    system->Build(problem.W, G, &problem.W_diagonal);  // a new pattern in the kept storage
   }
   ContactBlockSystem& W = *system;
   Eigen::VectorXd& r = ws.r;
