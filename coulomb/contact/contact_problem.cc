@@ -89,12 +89,17 @@ Eigen::MatrixXd ContactProblem::MassMatrix() const {
 }
 
 Eigen::VectorXd ContactProblem::MultiplyMass(const Eigen::VectorXd& x) const {
-  Eigen::VectorXd y(x.size());
+  Eigen::VectorXd y;
+  MultiplyMass(x, y);
+  return y;
+}
+
+void ContactProblem::MultiplyMass(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+  y.resize(x.size());
   for (std::size_t k = 0; k < M_blocks.size(); ++k) {
     const DofBlock& b = mass.blocks()[k];
-    y.segment(b.start, b.size) = M_blocks[k] * x.segment(b.start, b.size);
+    y.segment(b.start, b.size).noalias() = M_blocks[k] * x.segment(b.start, b.size);
   }
-  return y;
 }
 
 Eigen::MatrixXd ContactProblem::Delassus() const {

@@ -120,6 +120,7 @@ struct ContactProblem {
   // The dense M, M x, and the Delassus operator W = J M⁻¹ Jᵀ (dense: small problems and tests).
   Eigen::MatrixXd MassMatrix() const;
   Eigen::VectorXd MultiplyMass(const Eigen::VectorXd& x) const;
+  void MultiplyMass(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;  // into y's storage
   Eigen::MatrixXd Delassus() const;
   Eigen::VectorXd FreeContactVelocity() const { return J * v_star; }
 };

@@ -54,6 +54,7 @@ struct FormulationWorkspace {
   NonsmoothNewtonWorkspace newton;  // the cone's Newton block system and its KLU analysis
   ContactSweepWorkspace sweeps;  // the contact rows and Gauss–Seidel iterates on body velocities
   StewartTrinkleWorkspace stewart_trinkle;  // the velocity LCP's dense LCP and Lemke's workspace
+  AccelerationStepWorkspace trinkle;  // paper 1's stepper: its local problems and LCP workspaces
 };
 
 // What a formulation carries from one step to the next that later answers depend on (not only

@@ -18,9 +18,12 @@ namespace {
 // after the impact: n·v⁺ ≥ −(φ + h Δu_n)/h lets it close its gap by the end of the step and
 // no further.
 // `du` = J (v* − v), the change of the contact velocities by the applied forces over the step.
-ContactSolution ResolveImpact(const contact::ContactProblem& problem, const Eigen::VectorXd& du,
-                              const AccelerationStepParams& params) {
-  contact::ContactProblem impact = problem;
+const ContactSolution& ResolveImpact(const contact::ContactProblem& problem,
+                                     const Eigen::VectorXd& du,
+                                     const AccelerationStepParams& params,
+                                     AccelerationStepWorkspace& ws) {
+  contact::ContactProblem& impact = ws.impact;
+  impact = problem;  // into the kept copy's storage
   impact.v_star = problem.v;
   for (Eigen::Index k = 0; k < impact.phi.size(); ++k) {
     impact.phi[k] = impact.phi[k] <= params.contact_distance
@@ -31,17 +34,36 @@ ContactSolution ResolveImpact(const contact::ContactProblem& problem, const Eige
   velocity.position_correction = 1;
   velocity.solver = params.solver;
   velocity.settings = params.settings;
-  return SolveVelocityLcp(impact, velocity);
+  SolveVelocityLcp(impact, velocity, {}, ws.impact_local, ws.impact_solution, nullptr,
+                   &ws.impact_lcp);
+  return ws.impact_solution;
 }
 
 // The acceleration-level LCP layout of the active contacts (components 3k, 3k+1, 3k+2):
-// rolling contacts get the paper's square pyramid, sliding ones eq. (12).
-trinkle::ContactLcpLayout MakeLayout(const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
-                                     const std::vector<bool>& rolling) {
+// rolling contacts get the paper's square pyramid, sliding ones eq. (12). Into `layout`'s
+// storage.
+void MakeLayout(const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
+                const std::vector<char>& rolling, trinkle::ContactLcpLayout& layout,
+                std::vector<trinkle::FrictionGroup>& spare_groups) {
   const int n = static_cast<int>(mu.size());
-  trinkle::ContactLcpLayout layout;
   layout.num_components = 3 * n;
+  layout.unilateral.clear();
+  layout.eliminated.clear();
   for (int k = 0; k < n; ++k) layout.unilateral.push_back(3 * k);
+  int groups = 0;
+  for (int k = 0; k < n; ++k) groups += rolling[k] ? 1 : 0;
+  // Groups beyond this step's count wait in `spare_groups`, keeping their vectors' storage for
+  // when a contact rolls again.
+  while (static_cast<int>(layout.groups.size()) > groups) {
+    spare_groups.push_back(std::move(layout.groups.back()));
+    layout.groups.pop_back();
+  }
+  while (static_cast<int>(layout.groups.size()) < groups && !spare_groups.empty()) {
+    layout.groups.push_back(std::move(spare_groups.back()));
+    spare_groups.pop_back();
+  }
+  layout.groups.resize(groups);
+  int g = 0;
   for (int k = 0; k < n; ++k) {
     const Eigen::Vector2d slip = u.segment<2>(3 * k + 1);
     if (!rolling[k]) {
@@ -49,81 +71,102 @@ trinkle::ContactLcpLayout MakeLayout(const Eigen::VectorXd& u, const Eigen::Vect
         layout.eliminated.push_back({3 * k + 1 + d, 3 * k, -mu[k] * slip[d] / slip.norm()});
       }
     } else {
-      layout.groups.push_back({{3 * k + 1, 3 * k + 2}, 3 * k, mu[k], trinkle::SquareFacets(2)});
+      trinkle::FrictionGroup& group = layout.groups[g++];
+      group.components.assign({3 * k + 1, 3 * k + 2});
+      group.normal = 3 * k;
+      group.mu = mu[k];
+      trinkle::SetSquareFacets(2, group.facets);
     }
   }
-  return layout;
 }
-
-struct AccelerationLcpAnswer {
-  LcpResult result;
-  Eigen::VectorXd c;          // 3 per active contact
-  std::string solver_switch;  // non-empty when another solver than params.solver ran
-};
 
 bool IsPivoting(LcpSolverKind kind) {
   return kind == LcpSolverKind::kLemke || kind == LcpSolverKind::kEnumeration ||
          kind == LcpSolverKind::kPortfolio;
 }
 
-// Solves a = A c + b over the active contacts. A sliding contact whose slip would reverse within
-// the step is re-classified as rolling and the problem solved again: the explicit step would
-// otherwise chatter around the slip-to-roll transition. Rolling contacts also remove their
-// residual slip over the step (b_T += u_T / h), bounded by the friction pyramid.
-AccelerationLcpAnswer SolveAccelerationLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
-                                           const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
-                                           double h, const AccelerationStepParams& params) {
+// Solves a = A c + b over the active contacts (ws.A, ws.b, ws.u_active, ws.mu) into ws.result
+// and ws.c. A sliding contact whose slip would reverse within the step is re-classified as
+// rolling and the problem solved again: the explicit step would otherwise chatter around the
+// slip-to-roll transition. Rolling contacts also remove their residual slip over the step
+// (b_T += u_T / h), bounded by the friction pyramid.
+void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
+                          AccelerationStepWorkspace& ws) {
+  const Eigen::MatrixXd& A = ws.A;
+  const Eigen::VectorXd& b = ws.b;
+  const Eigen::VectorXd& u = ws.u_active;
+  const Eigen::VectorXd& mu = ws.mu;
   const int n = static_cast<int>(mu.size());
-  std::vector<bool> rolling(n);
+  std::vector<char>& rolling = ws.rolling;
+  rolling.resize(n);
   for (int k = 0; k < n; ++k) rolling[k] = u.segment<2>(3 * k + 1).norm() <= params.slip_speed;
-  AccelerationLcpAnswer answer;
+  ws.solver_switch.clear();
+  ws.result.iterations = 0;
   for (int attempt = 0; attempt <= n; ++attempt) {
-    Eigen::VectorXd bias = b;
+    Eigen::VectorXd& bias = ws.bias;
+    bias = b;
     for (int k = 0; k < n; ++k) {
       if (rolling[k]) bias.segment<2>(3 * k + 1) += u.segment<2>(3 * k + 1) / h;
     }
-    const trinkle::ContactLcp lcp = trinkle::BuildContactLcp(A, bias, MakeLayout(u, mu, rolling));
-    const int previous_iterations = answer.result.iterations;
+    MakeLayout(u, mu, rolling, ws.layout, ws.spare_groups);
+    trinkle::BuildContactLcp(A, bias, ws.layout, ws.lcp_scratch, ws.lcp);
+    const trinkle::ContactLcp& lcp = ws.lcp;
+    const int previous_iterations = ws.result.iterations;
     LcpSolverKind kind = params.solver;
     if (IsPivoting(kind) && lcp.lcp.size() > params.max_pivoting_rows) {
       kind = LcpSolverKind::kMehrotra;
-      answer.solver_switch = fmt::format(
+      ws.solver_switch = fmt::format(
           "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: ipm ran instead",
           lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
     }
-    answer.result = SolveLcp(lcp.lcp, kind, params.settings);
-    answer.result.iterations += previous_iterations;
-    if (!answer.result.solved()) return answer;
-    answer.c = lcp.force_map * answer.result.z;
-    const Eigen::VectorXd a = A * answer.c + bias;
+    SolveLcp(lcp.lcp, kind, params.settings, ws.solver, ws.result);
+    ws.result.iterations += previous_iterations;
+    if (!ws.result.solved()) return;
+    ws.c.noalias() = lcp.force_map * ws.result.z;
+    ws.a.noalias() = A * ws.c;  // then + bias: the rounding of A c + bias
+    ws.a += bias;
     bool changed = false;
     for (int k = 0; k < n; ++k) {
       const Eigen::Vector2d slip = u.segment<2>(3 * k + 1);
-      if (!rolling[k] && (slip + h * a.segment<2>(3 * k + 1)).dot(slip) < 0) {
-        rolling[k] = changed = true;
+      if (!rolling[k] && (slip + h * ws.a.segment<2>(3 * k + 1)).dot(slip) < 0) {
+        rolling[k] = 1;
+        changed = true;
       }
     }
     if (!changed) break;
   }
-  return answer;
 }
 
 }  // namespace
 
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
                                       const AccelerationStepParams& params) {
+  AccelerationStepWorkspace workspace;
+  ContactSolution out;
+  SolveAccelerationStep(problem, params, workspace, out);
+  return out;
+}
+
+void SolveAccelerationStep(const contact::ContactProblem& problem,
+                           const AccelerationStepParams& params, AccelerationStepWorkspace& ws,
+                           ContactSolution& out) {
   const Stopwatch clock;
   const int nc = problem.num_contacts();
   const double h = problem.time_step;
-  ContactSolution out;
+  out.Reset();
   out.status = LcpStatus::kSolved;
-  out.impulses = Eigen::VectorXd::Zero(3 * nc);
+  out.impulses.setZero(3 * nc);
   // f (applied minus bias and damping forces), recovered from the free motion v* = v + h M⁻¹ f.
-  const Eigen::VectorXd f = problem.MultiplyMass(problem.v_star - problem.v) / h;
-  Eigen::VectorXd v = problem.v;
+  ws.free_change = problem.v_star - problem.v;
+  problem.MultiplyMass(ws.free_change, ws.f);
+  ws.f /= h;
+  Eigen::VectorXd& v = ws.v;
+  v = problem.v;
   // 1. Impacts.
-  Eigen::VectorXd u = problem.J * v;
-  const Eigen::VectorXd du = problem.J * (problem.v_star - problem.v);  // by the applied forces
+  Eigen::VectorXd& u = ws.u;
+  u.noalias() = problem.J * v;
+  Eigen::VectorXd& du = ws.du;
+  du.noalias() = problem.J * ws.free_change;  // by the applied forces
   bool impacting = false;
   const auto touching = [&](int k) { return problem.phi[k] <= params.contact_distance; };
   for (int k = 0; k < nc; ++k) {
@@ -131,7 +174,7 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
                                           : problem.phi[k] + h * (u[3 * k] + du[3 * k]) < 0);
   }
   if (impacting) {
-    const ContactSolution impact = ResolveImpact(problem, du, params);
+    const ContactSolution& impact = ResolveImpact(problem, du, params, ws);
     out.iterations += impact.iterations;
     if (!impact.ok()) {
       out.status = impact.status;
@@ -139,42 +182,52 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
     }
     v = impact.v_next;
     out.impulses = impact.impulses;
-    u = problem.J * v;
+    u.noalias() = problem.J * v;
   }
   // 2. The acceleration problem of the persistent contacts: touching ones that free motion
   // would not separate within the step. (Judging by u alone left out a contact lifted by drift
   // correction to a few mm/s: the body then fell freely for one step, g h² deep, every third
   // step, and sank through the ground.)
-  std::vector<int> active;
+  std::vector<int>& active = ws.active;
+  active.clear();
   for (int k = 0; k < nc; ++k) {
     if (touching(k) && u[3 * k] + du[3 * k] <= params.separation_speed) active.push_back(k);
   }
   const int na = static_cast<int>(active.size());
-  Eigen::VectorXd c_active = Eigen::VectorXd::Zero(3 * na);
-  const LocalContactProblem local = MakeLocalContactProblem(problem, 0.0);
+  Eigen::VectorXd& c_active = ws.c_active;
+  c_active.setZero(3 * na);
+  LocalContactProblem& local = ws.local;
+  MakeLocalContactProblem(problem, 0.0, kMaxCorrectionSpeed, local);
   if (na > 0) {
-    const Eigen::MatrixXd W(local.W);
-    const Eigen::VectorXd Minv_f = problem.mass.Solve(f);
+    Eigen::MatrixXd& W = ws.W;
+    W = local.W;
+    Eigen::VectorXd& Minv_f = ws.Minv_f;
+    Minv_f = ws.f;
+    problem.mass.SolveInPlace(Minv_f);
     const double tau = params.stabilization_steps * h;
-    Eigen::MatrixXd A(3 * na, 3 * na);
-    Eigen::VectorXd b(3 * na), u_active(3 * na), mu(na);
+    Eigen::MatrixXd& A = ws.A;
+    A.resize(3 * na, 3 * na);
+    Eigen::VectorXd &b = ws.b, &u_active = ws.u_active, &mu = ws.mu;
+    b.resize(3 * na);
+    u_active.resize(3 * na);
+    mu.resize(na);
     for (int i = 0; i < na; ++i) {
       const int k = active[i];
       mu[i] = problem.mu[k];
       u_active.segment<3>(3 * i) = u.segment<3>(3 * k);
       for (int j = 0; j < na; ++j)
         A.block<3, 3>(3 * i, 3 * j) = W.block<3, 3>(3 * k, 3 * active[j]);
-      b.segment<3>(3 * i) = problem.J.middleRows<3>(3 * k) * Minv_f;
+      b.segment<3>(3 * i).noalias() = problem.J.middleRows<3>(3 * k) * Minv_f;  // no temporary
       if (problem.contact_velocity_rate.size() == 3 * nc) {
         b.segment<3>(3 * i) += problem.contact_velocity_rate.segment<3>(3 * k);
       }
       // Drift correction (Baumgarte): drives u_n and φ to zero with time constant τ.
       b[3 * i] += 2 * u[3 * k] / tau + problem.phi[k] / (tau * tau);
     }
-    const AccelerationLcpAnswer answer = SolveAccelerationLcp(A, b, u_active, mu, h, params);
-    const LcpResult& r = answer.result;
+    SolveAccelerationLcp(h, params, ws);
+    const LcpResult& r = ws.result;
     out.iterations += r.iterations;
-    if (!answer.solver_switch.empty()) out.solver_switch = answer.solver_switch;
+    if (!ws.solver_switch.empty()) out.solver_switch = ws.solver_switch;
     out.residual = r.certificate.Worst();
     if (!r.solved()) {
       out.status = r.status;
@@ -191,19 +244,22 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
         out.impulses += fallback.impulses;
         out.message += "; resolved impulsively at the velocity level";
         out.seconds = clock.Seconds();
-        return out;
+        return;
       }
     } else {
-      c_active = answer.c;
+      c_active = ws.c;
     }
   }
   // 3. v⁺ = v + h M⁻¹ (f + Jᵀ c): the impulses of the step are h c.
-  Eigen::VectorXd gamma = Eigen::VectorXd::Zero(3 * nc);
+  Eigen::VectorXd& gamma = ws.gamma;
+  gamma.setZero(3 * nc);
   for (int i = 0; i < na; ++i) gamma.segment<3>(3 * active[i]) = h * c_active.segment<3>(3 * i);
-  out.v_next = problem.v_star + (v - problem.v) + local.MinvJt * gamma;
+  // As Eigen evaluates v* + (v − v₀) + M⁻¹Jᵀγ (the sum first, then the product accumulated into
+  // it), without its temporary.
+  out.v_next = problem.v_star + (v - problem.v);
+  out.v_next.noalias() += local.MinvJt * gamma;
   out.impulses += gamma;
   out.seconds = clock.Seconds();
-  return out;
 }
 
 }  // namespace coulomb

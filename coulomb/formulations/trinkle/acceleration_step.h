@@ -17,6 +17,8 @@
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
+#include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 
 namespace coulomb {
 
@@ -37,7 +39,34 @@ struct AccelerationStepParams {
   int max_pivoting_rows = 300;
 };
 
+// What the stepper keeps from one step to the next (speed only): the local contact problems
+// and LCP workspaces of the impact and acceleration stages.
+struct AccelerationStepWorkspace {
+  LocalContactProblem local;       // the step's W and M⁻¹Jᵀ
+  contact::ContactProblem impact;  // the impact LCP's problem: v* = v, touching gaps zeroed
+  LocalContactProblem impact_local;
+  StewartTrinkleWorkspace impact_lcp;
+  ContactSolution impact_solution;
+  // The acceleration LCP of the active contacts: its data, layout, LCP and Lemke's workspace.
+  std::vector<int> active;
+  std::vector<char> rolling;
+  Eigen::MatrixXd W, A;
+  Eigen::VectorXd f, v, u, du, free_change, Minv_f, b, u_active, mu, bias, a, c_active, gamma;
+  trinkle::ContactLcpLayout layout;
+  std::vector<trinkle::FrictionGroup> spare_groups;  // see MakeLayout
+  trinkle::ContactLcpScratch lcp_scratch;
+  trinkle::ContactLcp lcp;
+  LcpSolverWorkspace solver;
+  LcpResult result;
+  Eigen::VectorXd c;  // the answer's forces, 3 per active contact
+  std::string solver_switch;
+};
+
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
                                       const AccelerationStepParams& params = {});
+// The same into `out` (storage reused), working in `workspace`.
+void SolveAccelerationStep(const contact::ContactProblem& problem,
+                           const AccelerationStepParams& params,
+                           AccelerationStepWorkspace& workspace, ContactSolution& out);
 
 }  // namespace coulomb

@@ -7,9 +7,18 @@
 namespace coulomb::trinkle {
 
 std::vector<Eigen::Vector2d> SquareFacets(int dimension) {
-  if (dimension == 1) return {Eigen::Vector2d(-1, 0), Eigen::Vector2d(1, 0)};
-  return {Eigen::Vector2d(-1, 0), Eigen::Vector2d(0, -1), Eigen::Vector2d(1, 0),
-          Eigen::Vector2d(0, 1)};
+  std::vector<Eigen::Vector2d> facets;
+  SetSquareFacets(dimension, facets);
+  return facets;
+}
+
+void SetSquareFacets(int dimension, std::vector<Eigen::Vector2d>& facets) {
+  if (dimension == 1) {
+    facets.assign({Eigen::Vector2d(-1, 0), Eigen::Vector2d(1, 0)});
+  } else {
+    facets.assign({Eigen::Vector2d(-1, 0), Eigen::Vector2d(0, -1), Eigen::Vector2d(1, 0),
+                   Eigen::Vector2d(0, 1)});
+  }
 }
 
 std::vector<Eigen::Vector2d> RegularFacets(int count) {
@@ -29,15 +38,27 @@ std::vector<Eigen::Vector2d> RegularFacets(int count) {
 
 ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                            const ContactLcpLayout& layout) {
+  ContactLcpScratch scratch;
   ContactLcp out;
+  BuildContactLcp(A, b, layout, scratch, out);
+  return out;
+}
+
+void BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                     const ContactLcpLayout& layout, ContactLcpScratch& scratch, ContactLcp& out) {
+  using PairVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 2, 1>;
   out.layout = layout;
   const int m = layout.num_components;
   // Positions in z: unilateral first, then pair slacks ordered by pair slot across groups, then
   // other-facet multipliers ordered by facet slot across groups (the paper's order).
   int nz = static_cast<int>(layout.unilateral.size());
   const int num_groups = static_cast<int>(layout.groups.size());
-  out.pair_index.assign(num_groups, {});
-  out.other_index.assign(num_groups, {});
+  out.pair_index.resize(num_groups);
+  out.other_index.resize(num_groups);
+  for (int g = 0; g < num_groups; ++g) {
+    out.pair_index[g].clear();
+    out.other_index[g].clear();
+  }
   for (int slot = 0; slot < 2; ++slot) {
     for (int g = 0; g < num_groups; ++g) {
       if (static_cast<int>(layout.groups[g].components.size()) > slot)
@@ -55,22 +76,25 @@ ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
     }
   }
   // z index of each unilateral component.
-  std::vector<int> unilateral_z(m, -1);
+  std::vector<int>& unilateral_z = scratch.unilateral_z;
+  unilateral_z.assign(m, -1);
   for (std::size_t i = 0; i < layout.unilateral.size(); ++i)
     unilateral_z[layout.unilateral[i]] = static_cast<int>(i);
 
   // c = Φ z.
-  Eigen::MatrixXd phi = Eigen::MatrixXd::Zero(m, nz);
+  Eigen::MatrixXd& phi = out.force_map;
+  phi.setZero(m, nz);
   for (int c : layout.unilateral) phi(c, unilateral_z[c]) = 1.0;
-  std::vector<Eigen::MatrixXd> pair_inverse(num_groups);
+  auto& pair_inverse = scratch.pair_inverse;
+  pair_inverse.resize(num_groups);
   for (int g = 0; g < num_groups; ++g) {
     const FrictionGroup& group = layout.groups[g];
     const int dim = static_cast<int>(group.components.size());
-    Eigen::MatrixXd D(dim, dim);
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2> D(dim, dim);
     for (int r = 0; r < dim; ++r) D.row(r) = group.facets[r].head(dim).transpose();
     pair_inverse[g] = D.inverse();
     // c_T = D_P⁻¹ (μ c_n e − s_P).
-    const Eigen::VectorXd mu_part = pair_inverse[g] * Eigen::VectorXd::Constant(dim, group.mu);
+    const PairVector mu_part = pair_inverse[g] * PairVector::Constant(dim, group.mu);
     for (int r = 0; r < dim; ++r) {
       phi(group.components[r], unilateral_z[group.normal]) += mu_part[r];
       for (int k = 0; k < dim; ++k)
@@ -80,12 +104,13 @@ ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
   for (const EliminatedComponent& e : layout.eliminated) {
     phi(e.component, unilateral_z[e.normal]) += e.coefficient;
   }
-  out.force_map = phi;
-  const Eigen::MatrixXd APhi = A * phi;
+  Eigen::MatrixXd& APhi = scratch.APhi;
+  APhi.resize(A.rows(), phi.cols());
+  APhi.noalias() = A * phi;
 
   LcpProblem& lcp = out.lcp;
-  lcp.M = Eigen::MatrixXd::Zero(nz, nz);
-  lcp.q = Eigen::VectorXd::Zero(nz);
+  lcp.M.setZero(nz, nz);
+  lcp.q.setZero(nz);
   for (int c : layout.unilateral) {  // w = a_i
     lcp.M.row(unilateral_z[c]) = APhi.row(c);
     lcp.q[unilateral_z[c]] = b[c];
@@ -95,7 +120,8 @@ ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
     const int dim = static_cast<int>(group.components.size());
     const int others = static_cast<int>(group.facets.size()) - dim;
     // λ_P = −D_P⁻ᵀ (a_T + D_Oᵀ λ_O).
-    const Eigen::MatrixXd DinvT = pair_inverse[g].transpose();
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2> DinvT =
+        pair_inverse[g].transpose();
     for (int r = 0; r < dim; ++r) {
       const int row = out.pair_index[g][r];
       for (int k = 0; k < dim; ++k) {
@@ -103,19 +129,18 @@ ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
         lcp.q[row] -= DinvT(r, k) * b[group.components[k]];
       }
       for (int o = 0; o < others; ++o) {
-        const Eigen::VectorXd d_o = group.facets[dim + o].head(dim);
+        const PairVector d_o = group.facets[dim + o].head(dim);
         lcp.M(row, out.other_index[g][o]) -= (DinvT.row(r) * d_o)(0);
       }
     }
     // s_O = μ c_n − d_oᵀ c_T, written through c = Φ z.
     for (int o = 0; o < others; ++o) {
       const int row = out.other_index[g][o];
-      const Eigen::VectorXd d_o = group.facets[dim + o].head(dim);
+      const PairVector d_o = group.facets[dim + o].head(dim);
       lcp.M(row, unilateral_z[group.normal]) += group.mu;
       for (int k = 0; k < dim; ++k) lcp.M.row(row) -= d_o[k] * phi.row(group.components[k]);
     }
   }
-  return out;
 }
 
 Eigen::VectorXd FacetMultipliers(const ContactLcp& lcp, int group, const Eigen::VectorXd& z,

@@ -35,6 +35,7 @@ struct FrictionGroup {
 
 // The paper's square pyramid (eq. 17) for a 2D group, or ±1 for a 1D (torsion) group.
 std::vector<Eigen::Vector2d> SquareFacets(int dimension);
+void SetSquareFacets(int dimension, std::vector<Eigen::Vector2d>& facets);  // into kept storage
 // A regular K-gon circumscribing the friction disk, first facets −t and (nearly) −o.
 std::vector<Eigen::Vector2d> RegularFacets(int count);
 
@@ -61,6 +62,16 @@ struct ContactLcp {
 
 ContactLcp BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                            const ContactLcpLayout& layout);
+// What BuildContactLcp works in, kept by callers that build one LCP after another.
+struct ContactLcpScratch {
+  std::vector<int> unilateral_z;  // z index of each unilateral component
+  // D_P⁻¹ per group (at most 2 × 2: its values never reach the heap).
+  std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 2, 2>> pair_inverse;
+  Eigen::MatrixXd APhi;  // A Φ
+};
+// The same into `out` (storage reused).
+void BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
+                     const ContactLcpLayout& layout, ContactLcpScratch& scratch, ContactLcp& out);
 
 // The facet multipliers λ of group g (all K facets, the pair's read from w) for an answer.
 Eigen::VectorXd FacetMultipliers(const ContactLcp& lcp, int group, const Eigen::VectorXd& z,

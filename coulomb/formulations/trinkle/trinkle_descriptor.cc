@@ -20,8 +20,8 @@ const Formulation kTrinkleFormulation = {
     },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-           const Eigen::VectorXd&, FormulationWorkspace&, ContactSolution& solution) {
-          solution = SolveAccelerationStep(problem, settings.trinkle);
+           const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
+          SolveAccelerationStep(problem, settings.trinkle, workspace.trinkle, solution);
         },
 };
 
