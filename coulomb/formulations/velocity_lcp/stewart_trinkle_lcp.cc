@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/base/small_vector.h"
+
 namespace coulomb {
 namespace {
 
@@ -18,12 +20,16 @@ Eigen::Vector2d Direction(int k, int d) {
 void FillForceRows(const Eigen::MatrixXd& W, const Eigen::VectorXd& q, int nc, int d,
                    Eigen::MatrixXd& gw, LcpProblem& lcp) {
   const int forces = nc * (1 + d);
+  // The d directions once (their cos and sin were a tenth of a one-contact step when computed
+  // per use).
+  SmallVector<Eigen::Vector2d, 16> directions;
+  for (int k = 0; k < d; ++k) directions.push_back(Direction(k, d));
   // gw = G W (forces × 3 n_c), row by row of G.
   gw.setZero(forces, 3 * nc);
   for (int c = 0; c < nc; ++c) {
     gw.row(c) = W.row(3 * c);
     for (int k = 0; k < d; ++k) {
-      const Eigen::Vector2d g = Direction(k, d);
+      const Eigen::Vector2d& g = directions[k];
       gw.row(nc + c * d + k) = g[0] * W.row(3 * c + 1) + g[1] * W.row(3 * c + 2);
     }
   }
@@ -32,7 +38,7 @@ void FillForceRows(const Eigen::MatrixXd& W, const Eigen::VectorXd& q, int nc, i
     lcp.M.col(c).head(forces) = gw.col(3 * c);
     lcp.q[c] = q[3 * c];
     for (int k = 0; k < d; ++k) {
-      const Eigen::Vector2d g = Direction(k, d);
+      const Eigen::Vector2d& g = directions[k];
       lcp.M.col(nc + c * d + k).head(forces) = g[0] * gw.col(3 * c + 1) + g[1] * gw.col(3 * c + 2);
       lcp.q[nc + c * d + k] = g[0] * q[3 * c + 1] + g[1] * q[3 * c + 2];
     }
