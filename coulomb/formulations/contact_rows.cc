@@ -95,17 +95,27 @@ void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& 
   ContactRows::Scratch& s = rows.scratch;
   s.parent.resize(nb);
   for (int b = 0; b < nb; ++b) s.parent[b] = b;
-  s.touching.resize(nb);
-  for (std::vector<int>& list : s.touching) list.clear();
+  // The contacts on each block, by a counting sort over the contacts in order.
+  s.touching_start.assign(nb + 1, 0);
+  for (int k = 0; k < nc; ++k) {
+    for (const Side& side : rows.contacts[k].sides) {
+      if (side.block >= 0) ++s.touching_start[side.block + 1];
+    }
+  }
+  for (int b = 0; b < nb; ++b) s.touching_start[b + 1] += s.touching_start[b];
+  s.touching.resize(s.touching_start[nb]);
+  s.queue.assign(s.touching_start.begin(), s.touching_start.end() - 1);  // next free slot
+  for (int k = 0; k < nc; ++k) {
+    for (const Side& side : rows.contacts[k].sides) {
+      if (side.block >= 0) s.touching[s.queue[side.block]++] = k;
+    }
+  }
   s.depth.assign(nb, INT_MAX);
   s.queue.clear();
   for (int k = 0; k < nc; ++k) {
     const auto& sides = rows.contacts[k].sides;
     const int a = sides[0].block, b = sides[1].block;
     if (a >= 0 && b >= 0) s.parent[Find(s.parent, a)] = Find(s.parent, b);
-    for (const Side& side : sides) {
-      if (side.block >= 0) s.touching[side.block].push_back(k);
-    }
     const int grounded = (a >= 0) != (b >= 0) ? std::max(a, b) : -1;
     if (grounded >= 0 && s.depth[grounded] != 0) {
       s.depth[grounded] = 0;
@@ -114,7 +124,8 @@ void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& 
   }
   for (std::size_t head = 0; head < s.queue.size(); ++head) {
     const int b = s.queue[head];
-    for (const int k : s.touching[b]) {
+    for (int t = s.touching_start[b]; t < s.touching_start[b + 1]; ++t) {
+      const int k = s.touching[t];
       const auto& sides = rows.contacts[k].sides;
       const int other = sides[0].block == b ? sides[1].block : sides[0].block;
       if (other >= 0 && s.depth[other] > s.depth[b] + 1) {

@@ -1,6 +1,7 @@
 #include "coulomb/formulations/contact_solution.h"
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 namespace coulomb {
@@ -21,19 +22,28 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
   LocalContactProblem::Scratch& s = local.scratch;
   // The contacts touching each block (contact_blocks), so the work is per block, not per
   // block × contact.
-  s.touching.resize(blocks.size());
+  const int nb = static_cast<int>(blocks.size());
   s.blocks.resize(blocks.size());
-  for (std::vector<int>& rows : s.touching) rows.clear();
+  s.touching_start.assign(nb + 1, 0);
   for (int k = 0; k < nc; ++k) {
     const auto [a, b] = problem.contact_blocks[k];
-    if (a >= 0) s.touching[a].push_back(k);
-    if (b >= 0 && b != a) s.touching[b].push_back(k);
+    if (a >= 0) ++s.touching_start[a + 1];
+    if (b >= 0 && b != a) ++s.touching_start[b + 1];
+  }
+  for (int b = 0; b < nb; ++b) s.touching_start[b + 1] += s.touching_start[b];
+  s.touching.resize(s.touching_start[nb]);
+  s.next.assign(s.touching_start.begin(), s.touching_start.end() - 1);
+  for (int k = 0; k < nc; ++k) {  // in contact order within each block
+    const auto [a, b] = problem.contact_blocks[k];
+    if (a >= 0) s.touching[s.next[a]++] = k;
+    if (b >= 0 && b != a) s.touching[s.next[b]++] = k;
   }
   s.W.clear();
   s.MinvJt.clear();
   s.G.clear();
   for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
-    const std::vector<int>& rows = s.touching[b];
+    const std::span<const int> rows(s.touching.data() + s.touching_start[b],
+                                    s.touching_start[b + 1] - s.touching_start[b]);
     if (rows.empty()) continue;
     const int start = blocks[b].start, size = blocks[b].size;
     const int m = static_cast<int>(rows.size());

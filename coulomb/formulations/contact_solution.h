@@ -54,7 +54,9 @@ struct LocalContactProblem {
   Eigen::VectorXd W_diagonal;
   // Assembly scratch, kept so a problem rebuilt in place reuses its capacity.
   struct Scratch {
-    std::vector<std::vector<int>> touching;  // per mass block, the contacts on it
+    // Per mass block b, the contacts on it: touching[touching_start[b] .. touching_start[b + 1])
+    // (flat, so that a block gaining contacts allocates nothing).
+    std::vector<int> touching_start, touching, next;
     math::TripletBuffer W, MinvJt, G;
     // Per mass block: its Jᵀ (then L⁻¹ Jᵀ), M⁻¹ Jᵀ and Zᵀ Z. Kept per block, so that they are
     // reallocated only when the number of contacts on that block changes.

@@ -47,8 +47,10 @@ struct ContactRows {
     std::vector<int> block_offset;  // into Minv, −1 for a block no contact touches
     std::vector<double> Minv;       // the touched blocks' dense M⁻¹
     std::vector<int> parent, depth, island_of, queue;
-    std::vector<std::vector<int>> touching;  // per block, the contacts on it
-    std::vector<std::array<int, 3>> keys;    // (island, depth, contact) to sort by
+    // Per block b, the contacts on it: touching[touching_start[b] .. touching_start[b + 1]), in
+    // increasing order (flat, so that a block gaining contacts allocates nothing).
+    std::vector<int> touching_start, touching;
+    std::vector<std::array<int, 3>> keys;  // (island, depth, contact) to sort by
   } scratch;
   int num_contacts() const { return static_cast<int>(contacts.size()); }
   int num_islands() const { return static_cast<int>(island_start.size()) - 1; }
