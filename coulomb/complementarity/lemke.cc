@@ -31,24 +31,18 @@ struct PathOutcome {
 // Variables are numbered w_0..w_{n−1}, z_0..z_{n−1} (offset n), z0 (index 2n).
 class LemkePath {
  public:
-  // The path's storage is the workspace's: a path on a warm workspace allocates nothing.
+  // The path's storage is the workspace's, swapped in for the path's life and back when it
+  // ends (O(1) swaps): a path on a warm workspace allocates nothing, and its hot loops reach
+  // their arrays directly rather than through references (measured: +7 % on a one-contact
+  // sliding step through references).
   LemkePath(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& cover,
             const LemkeParams& params, LemkeWorkspace& ws)
-      : M_(M),
-        q_(q),
-        cover_(cover),
-        params_(params),
-        n_(static_cast<int>(q.size())),
-        ws_(ws),
-        binv_(ws.binv),
-        unit_row_(ws.unit_row),
-        stored_(ws.stored),
-        stored_pos_(ws.stored_pos),
-        basic_(ws.basic),
-        row_of_(ws.row_of),
-        qbar_(ws.qbar),
-        ties_(ws.ties),
-        lexico_values_(ws.lexico_values) {}
+      : M_(M), q_(q), cover_(cover), params_(params), n_(static_cast<int>(q.size())), ws_(ws) {
+    SwapStorage();
+  }
+  ~LemkePath() { SwapStorage(); }
+  LemkePath(const LemkePath&) = delete;
+  LemkePath& operator=(const LemkePath&) = delete;
 
   PathOutcome Run(int max_pivots);
 
@@ -98,16 +92,28 @@ class LemkePath {
   int n_;
   LemkeWorkspace& ws_;
 
-  Eigen::MatrixXd& binv_;         // nontrivial columns of B⁻¹ (those of nonbasic w's)
-  std::vector<int>& unit_row_;    // for w_i basic: its row (column i of B⁻¹ is e_row); else −1
-  std::vector<int>& stored_;      // columns held in binv_
-  std::vector<int>& stored_pos_;  // position of a column in stored_, −1 if absent
-  std::vector<int>& basic_;       // variable basic in each row
-  std::vector<int>& row_of_;      // row of each basic variable, −1 if nonbasic
-  Eigen::VectorXd& qbar_;         // B⁻¹ q: the values of the basic variables
+  void SwapStorage() {
+    binv_.swap(ws_.binv);
+    unit_row_.swap(ws_.unit_row);
+    stored_.swap(ws_.stored);
+    stored_pos_.swap(ws_.stored_pos);
+    basic_.swap(ws_.basic);
+    row_of_.swap(ws_.row_of);
+    qbar_.swap(ws_.qbar);
+    ties_.swap(ws_.ties);
+    lexico_values_.swap(ws_.lexico_values);
+  }
+
+  Eigen::MatrixXd binv_;         // nontrivial columns of B⁻¹ (those of nonbasic w's)
+  std::vector<int> unit_row_;    // for w_i basic: its row (column i of B⁻¹ is e_row); else −1
+  std::vector<int> stored_;      // columns held in binv_
+  std::vector<int> stored_pos_;  // position of a column in stored_, −1 if absent
+  std::vector<int> basic_;       // variable basic in each row
+  std::vector<int> row_of_;      // row of each basic variable, −1 if nonbasic
+  Eigen::VectorXd qbar_;         // B⁻¹ q: the values of the basic variables
   // The ratio test's scratch, kept across pivots so that a pivot allocates nothing.
-  std::vector<int>& ties_;
-  std::vector<double>& lexico_values_;
+  mutable std::vector<int> ties_;
+  mutable std::vector<double> lexico_values_;
   double drift_tolerance_ = 0;
 };
 
