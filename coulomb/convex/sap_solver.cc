@@ -37,6 +37,16 @@ constexpr NameTable<math::FillOrdering, 2> kOrderingNames = {{
     {math::FillOrdering::kMetis, "metis"},
 }};
 
+// Every field of a kept result back to its start, storage kept.
+void ResetResult(SapResult& out) {
+  out.status = SapStatus::kBadInput;
+  out.message.clear();
+  out.iterations = out.factorizations = out.cg_iterations = out.line_search_iterations = 0;
+  out.residual = out.residual_bound = out.cost = 0;
+  out.participating_velocities = 0;
+  out.seconds = out.factor_seconds = 0;
+}
+
 // ℓ, ∇ℓ and the impulses at it.v (set by the caller), in place.
 void Evaluate(const SapProblem& problem, SapWorkspace& ws, SapIterate& it) {
   const SapModel& model = ws.model;
@@ -145,11 +155,7 @@ void SolveSap(const SapProblem& problem, const SapSolverParams& params,
               const Eigen::VectorXd& v_guess, math::CholeskyFactor* factorization, SapWorkspace& ws,
               SapResult& out) {
   const Stopwatch clock;
-  out.status = SapStatus::kBadInput;
-  out.iterations = out.factorizations = out.cg_iterations = out.line_search_iterations = 0;
-  out.residual = out.residual_bound = out.cost = 0;
-  out.participating_velocities = 0;
-  out.seconds = out.factor_seconds = 0;
+  ResetResult(out);
   out.message = ValidateSapProblem(problem);
   if (v_guess.size() != 0 && v_guess.size() != problem.nv()) {
     out.message =

@@ -137,6 +137,42 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
   }
 }
 
+// a = A c + b over the active contacts (ws.active), from the step's W, the applied forces' M⁻¹f,
+// J̇v and the drift correction: into ws.A, ws.b, ws.u_active and ws.mu.
+void GatherAccelerationProblem(const contact::ContactProblem& problem,
+                               const AccelerationStepParams& params,
+                               AccelerationStepWorkspace& ws) {
+  const int nc = problem.num_contacts();
+  const int na = static_cast<int>(ws.active.size());
+  const std::vector<int>& active = ws.active;
+  const Eigen::VectorXd& u = ws.u;
+  const double h = problem.time_step;
+  Eigen::MatrixXd& W = ws.W;
+  W = ws.local.W;
+  Eigen::VectorXd& Minv_f = ws.Minv_f;
+  Minv_f = ws.f;
+  problem.mass.SolveInPlace(Minv_f);
+  const double tau = params.stabilization_steps * h;
+  Eigen::MatrixXd& A = ws.A;
+  A.resize(3 * na, 3 * na);
+  Eigen::VectorXd &b = ws.b, &u_active = ws.u_active, &mu = ws.mu;
+  b.resize(3 * na);
+  u_active.resize(3 * na);
+  mu.resize(na);
+  for (int i = 0; i < na; ++i) {
+    const int k = active[i];
+    mu[i] = problem.mu[k];
+    u_active.segment<3>(3 * i) = u.segment<3>(3 * k);
+    for (int j = 0; j < na; ++j) A.block<3, 3>(3 * i, 3 * j) = W.block<3, 3>(3 * k, 3 * active[j]);
+    b.segment<3>(3 * i).noalias() = problem.J.middleRows<3>(3 * k) * Minv_f;
+    if (problem.contact_velocity_rate.size() == 3 * nc) {
+      b.segment<3>(3 * i) += problem.contact_velocity_rate.segment<3>(3 * k);
+    }
+    // Drift correction (Baumgarte): drives u_n and φ to zero with time constant τ.
+    b[3 * i] += 2 * u[3 * k] / tau + problem.phi[k] / (tau * tau);
+  }
+}
+
 }  // namespace
 
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
@@ -199,31 +235,7 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   LocalContactProblem& local = ws.local;
   MakeLocalContactProblem(problem, 0.0, kMaxCorrectionSpeed, local);
   if (na > 0) {
-    Eigen::MatrixXd& W = ws.W;
-    W = local.W;
-    Eigen::VectorXd& Minv_f = ws.Minv_f;
-    Minv_f = ws.f;
-    problem.mass.SolveInPlace(Minv_f);
-    const double tau = params.stabilization_steps * h;
-    Eigen::MatrixXd& A = ws.A;
-    A.resize(3 * na, 3 * na);
-    Eigen::VectorXd &b = ws.b, &u_active = ws.u_active, &mu = ws.mu;
-    b.resize(3 * na);
-    u_active.resize(3 * na);
-    mu.resize(na);
-    for (int i = 0; i < na; ++i) {
-      const int k = active[i];
-      mu[i] = problem.mu[k];
-      u_active.segment<3>(3 * i) = u.segment<3>(3 * k);
-      for (int j = 0; j < na; ++j)
-        A.block<3, 3>(3 * i, 3 * j) = W.block<3, 3>(3 * k, 3 * active[j]);
-      b.segment<3>(3 * i).noalias() = problem.J.middleRows<3>(3 * k) * Minv_f;  // no temporary
-      if (problem.contact_velocity_rate.size() == 3 * nc) {
-        b.segment<3>(3 * i) += problem.contact_velocity_rate.segment<3>(3 * k);
-      }
-      // Drift correction (Baumgarte): drives u_n and φ to zero with time constant τ.
-      b[3 * i] += 2 * u[3 * k] / tau + problem.phi[k] / (tau * tau);
-    }
+    GatherAccelerationProblem(problem, params, ws);
     SolveAccelerationLcp(h, params, ws);
     const LcpResult& r = ws.result;
     out.iterations += r.iterations;
