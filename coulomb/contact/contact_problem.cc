@@ -120,12 +120,13 @@ void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q
   p.damping.setZero(model.nv);
   p.limits.clear();
   p.bilateral.clear();
-  for (const multibody::Body& b : model.bodies) {
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    const multibody::Body& b = model.bodies[i];
     if (multibody::VelocitySize(b.joint) != 1) continue;
     p.damping[b.v_index] = b.damping;
     if (std::isfinite(b.position_lower) || std::isfinite(b.position_upper)) {
-      p.limits.push_back(
-          {b.joint_name, b.v_index, q[b.q_index], b.position_lower, b.position_upper});
+      p.limits.push_back({b.joint_name, b.v_index, static_cast<int>(i), q[b.q_index],
+                          b.position_lower, b.position_upper});
     }
   }
   for (const multibody::JointCoupler& c : model.couplers) {
@@ -229,6 +230,88 @@ void AddHolonomicConstraints(const multibody::Model& model, const multibody::Dat
   }
 }
 
+// The joint whose coordinate carries body `body`'s limits: itself, or, for a mimic follower
+// reduced away (a coupler within one DoF block, as MimicReductions takes it), the first leader of
+// its chain, with q_body = ratio q_leader + offset.
+struct LimitCarrier {
+  int body = 0;
+  double ratio = 1, offset = 0;
+};
+LimitCarrier CarrierOf(const multibody::Model& model, const multibody::Data& data, int body) {
+  LimitCarrier carrier{body, 1, 0};
+  for (int hops = 0; hops <= static_cast<int>(model.couplers.size()); ++hops) {
+    const multibody::JointCoupler* next = nullptr;
+    for (const multibody::JointCoupler& c : model.couplers) {
+      if (c.body == carrier.body &&
+          data.block_of_body[c.body] == data.block_of_body[c.mimicked_body]) {
+        next = &c;
+      }
+    }
+    if (next == nullptr) break;
+    // q = r q_f + o with q_f = m q_l + o_f: q = r m q_l + r o_f + o.
+    carrier.offset += carrier.ratio * next->offset;
+    carrier.ratio *= next->multiplier;
+    carrier.body = next->mimicked_body;
+  }
+  return carrier;
+}
+
+// The limits each joint can reach within the step, which become frictionless contacts
+// (contact_problem.h, LimitContact). The window is SAP's (2 h max(|v|, |v*|)), so every
+// formulation sees the same limits; a limit already passed (φ < 0) is always in it. A mimic
+// follower's limits bound its leader instead: the follower's own row would be parallel to the
+// leader's (v_f = m v_l), and two parallel rows make W singular (Lemke ended on secondary rays on
+// the Panda's fingers, Gauss–Seidel stalled on the Ability hand's). One row per joint and side,
+// the tightest bound.
+void SelectLimitContacts(const multibody::Model& model, const multibody::Data& data,
+                         const Eigen::VectorXd& q, ContactProblem& p) {
+  const double h = p.time_step;
+  for (std::size_t i = 0; i < p.limits.size(); ++i) {
+    const JointLimit& limit = p.limits[i];
+    const LimitCarrier carrier = CarrierOf(model, data, limit.body);
+    if (carrier.ratio == 0) continue;  // a follower held fixed: its limit is not a row
+    const multibody::Body& joint = model.bodies[carrier.body];
+    for (const int side : {1, -1}) {
+      const double bound = side > 0 ? limit.lower : limit.upper;
+      if (!std::isfinite(bound)) continue;
+      // side (r q_l + o − bound) ≥ 0 ⇔ side sign(r) (q_l − (bound − o) / r) ≥ 0.
+      LimitContact row{static_cast<int>(i), joint.v_index, carrier.body,
+                       carrier.ratio > 0 ? side : -side, (bound - carrier.offset) / carrier.ratio};
+      const auto same = std::find_if(
+          p.limit_contacts.begin(), p.limit_contacts.end(),
+          [&](const LimitContact& c) { return c.dof == row.dof && c.side == row.side; });
+      if (same == p.limit_contacts.end()) {
+        p.limit_contacts.push_back(row);
+      } else if (row.side * (row.bound - same->bound) > 0) {
+        *same = row;  // tighter
+      }
+    }
+  }
+  // Only the limits within reach of this step.
+  const auto far = [&](const LimitContact& c) {
+    const double reach = 2 * h * std::max(std::abs(p.v[c.dof]), std::abs(p.v_star[c.dof]));
+    return c.side * (q[model.bodies[c.body].q_index] - c.bound) > reach;
+  };
+  p.limit_contacts.erase(std::remove_if(p.limit_contacts.begin(), p.limit_contacts.end(), far),
+                         p.limit_contacts.end());
+}
+
+// The limit contacts' rows, after the `first` geometric contacts: normal side·e_dof, no
+// tangent rows, μ = 0, rigid, no restitution.
+void AddLimitContacts(const multibody::Model& model, const multibody::Data& data,
+                      const Eigen::VectorXd& q, int first, ContactProblem& p) {
+  for (int k = first; k < p.num_contacts(); ++k) {
+    const LimitContact& c = p.limit_contacts[k - first];
+    p.jacobian_entries.add(3 * k, c.dof, c.side);
+    p.frames[k].setIdentity();  // a joint-space row: no world direction
+    p.contact_blocks[k] = {data.block_of_body[c.body], -1};
+    p.phi[k] = c.side * (q[model.bodies[c.body].q_index] - c.bound);
+    p.mu[k] = 0;
+    p.restitution[k] = 0;
+    p.compliance[k] = 0;
+  }
+}
+
 }  // namespace
 
 ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Data& data,
@@ -242,7 +325,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
 void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                          const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                          const Eigen::VectorXd& tau, const ContactSet& set, double h,
-                         ContactProblem& p) {
+                         ContactProblem& p, LimitRows limit_rows) {
   p.time_step = h;
   p.v = v;
   // RNEA leaves the kinematics at (q, v), which CRBA and the Jacobians below read.
@@ -265,14 +348,17 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
   p.v_star = v + h * p.force;
   AddHolonomicConstraints(model, data, p);
   const int nc = static_cast<int>(set.contacts.size());
+  p.limit_contacts.clear();
+  if (limit_rows == LimitRows::kAsContacts) SelectLimitContacts(model, data, q, p);
+  const int rows = nc + static_cast<int>(p.limit_contacts.size());  // contacts, limits included
   math::TripletBuffer& entries = p.jacobian_entries;
   entries.clear();
-  p.phi.resize(nc);
-  p.mu.resize(nc);
-  p.restitution.resize(nc);
-  p.compliance.resize(nc);
-  p.frames.resize(nc);
-  p.contact_blocks.resize(nc);
+  p.phi.resize(rows);
+  p.mu.resize(rows);
+  p.restitution.resize(rows);
+  p.compliance.resize(rows);
+  p.frames.resize(rows);
+  p.contact_blocks.resize(rows);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
@@ -298,7 +384,8 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
     p.restitution[k] = c.restitution;
     p.compliance[k] = c.compliance;
   }
-  math::AssignFromTriplets(entries, 3 * nc, model.nv, p.J);
+  AddLimitContacts(model, data, q, nc, p);
+  math::AssignFromTriplets(entries, 3 * p.num_contacts(), model.nv, p.J);
 }
 
 }  // namespace coulomb::contact

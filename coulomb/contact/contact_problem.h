@@ -59,15 +59,30 @@ class BlockCholesky {
 };
 
 // Joint limits, holonomic constraints and PD drives, which the SAP formulation enforces
-// implicitly (docs/notes/sap-and-deformables.md §1.3). The complementarity formulations do not see
-// them: limits and holonomic constraints are SAP-only, and PD drives are explicit torques there
-// (sim/actuator.h).
+// implicitly (docs/notes/sap-and-deformables.md §1.3). The complementarity formulations see a
+// limit the joint can reach within the step as a frictionless contact (LimitContact below);
+// holonomic constraints are SAP-only, and PD drives are explicit torques there (sim/actuator.h).
 struct JointLimit {
   std::string joint;
   int dof = 0;   // velocity index
+  int body = 0;  // the body the joint moves
   double q = 0;  // position at the start of the step, rad or m
   double lower = -INFINITY, upper = INFINITY;
 };
+// A joint limit posed as a contact row: normal row side·e_dofᵀ (side +1 for a lower bound, −1
+// for an upper), zero tangent rows, μ = 0, φ = side·(q_dof − bound) ≥ 0 inside the range. Its
+// normal impulse is the limit's generalized impulse on `dof` (N m s or N s). A mimic follower's
+// limit is a bound on its leader (q_f = m q_l + o), so it lands on the leader's row.
+struct LimitContact {
+  int limit = 0;     // the JointLimit (ContactProblem::limits) it comes from, for names
+  int dof = 0;       // velocity index of the row: the limit's joint, or its leader's
+  int body = 0;      // the body that joint moves
+  int side = 1;      // +1 lower, −1 upper
+  double bound = 0;  // on q_dof, rad or m
+};
+// Whether BuildContactProblem poses the joint limits as contacts (for the formulations that have
+// no constraint rows of their own) or leaves them to `limits` alone (SAP).
+enum class LimitRows { kConstraintsOnly, kAsContacts };
 // A holonomic constraint g(q) = 0 linearized at the start of the step: ġ = J v. Couplers, welds
 // and distance constraints of the Model.
 struct BilateralConstraint {
@@ -104,7 +119,11 @@ struct ContactProblem {
   std::vector<std::array<int, 2>> contact_blocks;
   // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*.
   Eigen::VectorXd damping;
-  std::vector<JointLimit> limits;              // finite limits of 1-dof joints
+  std::vector<JointLimit> limits;  // finite limits of 1-dof joints
+  // With LimitRows::kAsContacts, the contacts after the geometric ones: limits the joint can
+  // reach within the step (2 h max(|v|, |v*|) of its bound, SAP's window), one per joint and
+  // side (the tightest), in that order.
+  std::vector<LimitContact> limit_contacts;
   std::vector<BilateralConstraint> bilateral;  // couplers, welds, distance constraints
   std::vector<JointDrive> drives;  // filled by sim::Step when the formulation wants them
   // d/dt (J v) at fixed v (3 n_c): the velocity-product term of contact accelerations, which
@@ -116,6 +135,10 @@ struct ContactProblem {
   math::TripletBuffer jacobian_entries;
   Eigen::VectorXd force;
   int num_contacts() const { return static_cast<int>(phi.size()); }
+  // The contacts that come from geometry, 0 … n_g − 1; the limit contacts follow them.
+  int num_geometric_contacts() const {
+    return num_contacts() - static_cast<int>(limit_contacts.size());
+  }
   int nv() const { return static_cast<int>(v.size()); }
   // The dense M, M x, and the Delassus operator W = J M⁻¹ Jᵀ (dense: small problems and tests).
   Eigen::MatrixXd MassMatrix() const;
@@ -135,6 +158,7 @@ ContactProblem BuildContactProblem(const multibody::Model& model, multibody::Dat
 void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                          const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                          const Eigen::VectorXd& tau, const ContactSet& contacts, double time_step,
-                         ContactProblem& problem);
+                         ContactProblem& problem,
+                         LimitRows limit_rows = LimitRows::kConstraintsOnly);
 
 }  // namespace coulomb::contact

@@ -69,6 +69,18 @@ bool SolvePyramidContact(const LocalDelassus& local, const Eigen::Vector3d& q, d
     }
   }
   const Eigen::Matrix3d& W = local.W;
+  // Frictionless (μ = 0, a joint limit posed as a contact): β = 0, p_n closes the normal gap,
+  // and λ is the largest slip along a direction, as in separation. In closed form: the pyramid
+  // LCP's zero β rows would be degenerate pivots for Lemke.
+  if (mu == 0 && W(0, 0) > 0) {
+    z[0] = -q[0] / W(0, 0);
+    const Eigen::Vector2d slip = q.tail<2>() + W.block<2, 1>(1, 0) * z[0];
+    double lambda = 0;
+    for (int j = 0; j < d; ++j) lambda = std::max(lambda, -directions.direction[j].dot(slip));
+    for (int j = 1; j <= d; ++j) z[j] = 0;
+    z[d + 1] = lambda;
+    return true;
+  }
   // G maps (p_n, β) to (n, t, o); the force block of M is G W Gᵀ (stewart_trinkle_lcp.cc).
   Eigen::Matrix<double, Eigen::Dynamic, 3, 0, kMaxPyramidDirections + 1, 3> G =
       Eigen::Matrix<double, Eigen::Dynamic, 3, 0, kMaxPyramidDirections + 1, 3>::Zero(d + 1, 3);

@@ -50,22 +50,19 @@ std::string ValidateScene(const Scene& scene) {
 std::string ConstraintsIgnoredBy(const Scene& scene) {
   if (scene.model.settings.formulation->supports.joint_limits) return "";
   const multibody::Model& m = scene.model.multibody;
-  int limits = 0;
-  for (const multibody::Body& b : m.bodies) {
-    limits += std::isfinite(b.position_lower) || std::isfinite(b.position_upper) ? 1 : 0;
-  }
-  // Couplers (mimic joints) within one DoF block (a tree) are a change of variables every
-  // formulation applies (contact/contact_problem.h); only one between two trees needs constraints.
+  // Joint limits are contacts to the other formulations (contact::LimitContact), and couplers
+  // (mimic joints) within one DoF block (a tree) a change of variables every formulation applies
+  // (contact/contact_problem.h); only a coupler between two trees needs constraints.
   const std::vector<int> block = multibody::BlockOfVelocity(m, multibody::FindDofBlocks(m));
   std::size_t holonomic = m.welds.size() + m.distances.size();
   for (const multibody::JointCoupler& c : m.couplers) {
     holonomic += block[m.bodies[c.body].v_index] != block[m.bodies[c.mimicked_body].v_index];
   }
-  if (limits == 0 && holonomic == 0) return "";
+  if (holonomic == 0) return "";
   return fmt::format(
-      "the {} formulation ignores {} joint limit(s) and {} weld/distance constraint(s) or "
-      "coupler(s) between two trees; use --formulation {} to enforce them",
-      scene.model.settings.formulation->name, limits, holonomic,
+      "the {} formulation ignores {} weld/distance constraint(s) or coupler(s) between two "
+      "trees; use --formulation {} to enforce them",
+      scene.model.settings.formulation->name, holonomic,
       FormulationsSupporting(&FormulationSupport::joint_limits));
 }
 

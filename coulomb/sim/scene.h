@@ -43,7 +43,8 @@ struct Scene {
 std::string ValidateScene(const Scene& scene);
 
 // "" when the scene's formulation enforces everything the model asks for; otherwise a sentence
-// saying which joint limits and holonomic constraints it ignores (only SAP enforces them).
+// saying which holonomic constraints it ignores (only SAP enforces them; every formulation
+// enforces joint limits and mimic couplers within a tree).
 std::string ConstraintsIgnoredBy(const Scene& scene);
 
 }  // namespace coulomb::sim

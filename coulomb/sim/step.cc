@@ -23,9 +23,10 @@ void CalcContactVelocityRate(const Model& model, Data& data) {
   const State& state = data.state;
   const contact::ContactProblem& problem = w.problem;
   const geometry::ContactSet& contacts = w.detection.contacts;
-  const int nc = problem.num_contacts();
+  // Limit contacts (after the geometric ones) are rows of constant e_dof: their rate is zero.
+  const int nc = problem.num_geometric_contacts();
   Eigen::VectorXd& rate = w.problem.contact_velocity_rate;
-  rate.setZero(3 * nc);
+  rate.setZero(3 * problem.num_contacts());
   s.q = state.q;
   multibody::IntegrateConfigurationInPlace(model.multibody, state.v, kDelta, s.q);
   multibody::CalcForwardKinematics(model.multibody, data.multibody, s.q, state.v);
@@ -70,6 +71,7 @@ void StepReport::Reset() {
   factorizations = 0;
   deformable_contacts.clear();
   deformable_impulses.resize(0);
+  limit_impulses.resize(0);
   participating_dofs = 0;
 }
 
@@ -116,8 +118,12 @@ void FindStepContacts(const Model& model, Data& data) {
 void BuildStepProblem(const Model& model, Data& data) {
   StepWorkspace& w = data.step;
   const State& state = data.state;
+  // A formulation without constraint rows of its own takes the joint limits as contacts.
+  const contact::LimitRows limit_rows = model.settings.formulation->supports.joint_limits
+                                            ? contact::LimitRows::kConstraintsOnly
+                                            : contact::LimitRows::kAsContacts;
   contact::BuildContactProblem(model.multibody, data.multibody, state.q, state.v, w.tau,
-                               w.detection.contacts, model.time_step, w.problem);
+                               w.detection.contacts, model.time_step, w.problem, limit_rows);
   w.problem.drives = w.drives;
   if (model.settings.formulation->supports.contact_velocity_rate) {
     CalcContactVelocityRate(model, data);
@@ -143,6 +149,14 @@ void SolveStep(const Model& model, Data& data) {
   } else {
     WarmStartContacts(w.detection.contacts, data.multibody.X_world, data.state.contacts,
                       w.warm_start);
+    // Limit contacts after the geometric ones. (Eigen's one-argument conservativeResize
+    // reallocates even to the same size, hence the test.)
+    if (const Eigen::Index geometric = w.warm_start.size();
+        geometric != 3 * w.problem.num_contacts()) {
+      w.warm_start.conservativeResize(3 * w.problem.num_contacts());
+      WarmStartLimitContacts(w.problem.limit_contacts, data.state.contacts,
+                             w.warm_start.tail(w.warm_start.size() - geometric));
+    }
     formulation.solve(w.problem, model.settings, w.warm_start, data.formulation, w.solution);
   }
   const ContactSolution& solution = w.solution;
@@ -153,13 +167,18 @@ void SolveStep(const Model& model, Data& data) {
   report.residual = solution.residual;
   report.factor_seconds = solution.factor_seconds;
   report.factorizations = solution.factorizations;
+  // Over every row, limit contacts included: the certificate covers them too.
   report.contact_velocities.noalias() = w.problem.J * solution.v_next;
   if (model.settings.measure_accuracy) {
     report.metrics =
         CalcContactMetricsFromVelocities(w.problem, solution.impulses, report.contact_velocities);
   }
-  report.gaps = w.problem.phi;
-  for (int k = 0; k < w.problem.num_contacts(); ++k) {
+  const int geometric = w.problem.num_geometric_contacts();
+  if (geometric != w.problem.num_contacts()) {
+    report.contact_velocities.conservativeResize(3 * geometric);
+  }
+  report.gaps = w.problem.phi.head(geometric);
+  for (int k = 0; k < geometric; ++k) {
     report.gaps[k] += model.time_step * report.contact_velocities[3 * k];
   }
 }
@@ -176,10 +195,20 @@ void Advance(const Model& model, Data& data) {
   }
   ++data.steps;
   state.time = data.start_time + static_cast<double>(data.steps) * h;
-  RememberContacts(w.detection.contacts, w.solution.impulses, data.multibody.X_world,
-                   state.contacts);
+  // The geometric contacts' impulses, then the limit contacts' (in limit_impulses).
+  const Eigen::Index geometric =
+      3 * static_cast<Eigen::Index>(w.detection.contacts.contacts.size());
+  RememberContacts(w.detection.contacts, w.solution.impulses.head(geometric),
+                   data.multibody.X_world, state.contacts);
+  RememberLimitContacts(w.problem.limit_contacts,
+                        w.solution.impulses.tail(w.solution.impulses.size() - geometric),
+                        state.contacts);
   data.report.contacts = w.detection.contacts;
-  data.report.impulses = w.solution.impulses;
+  data.report.impulses = w.solution.impulses.head(geometric);
+  data.report.limit_impulses.resize(static_cast<Eigen::Index>(w.problem.limit_contacts.size()));
+  for (Eigen::Index k = 0; k < data.report.limit_impulses.size(); ++k) {
+    data.report.limit_impulses[k] = w.solution.impulses[geometric + 3 * k];
+  }
 }
 
 }  // namespace

@@ -32,6 +32,10 @@ struct StepReport {
   // part is the slip, and the predicted gap φ + h u_n (m). Forces are impulses / h.
   Eigen::VectorXd contact_velocities;
   Eigen::VectorXd gaps;
+  // Under a formulation that takes joint limits as contacts: the normal impulse of each limit
+  // contact of the step's problem (contact::ContactProblem::limit_contacts, in order), N m s or N
+  // s.
+  Eigen::VectorXd limit_impulses;
   ContactMetrics metrics;  // docs/notes/complementarity.md §7 accuracy measures of this step
   StepProfile profile;
   double factor_seconds = 0;  // part of profile.solve spent in sparse factorizations (SAP)

@@ -15,13 +15,20 @@ std::uint64_t PairOf(const geometry::Contact& c) {
   return c.id >> kFeatureBits;
 }
 
+// Geometry pairs take at most 40 bits (two 20-bit geometry numbers): bit 63 marks a limit.
+std::uint64_t LimitKey(const contact::LimitContact& c) {
+  return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(c.dof) << 1) |
+         (c.side > 0 ? 1U : 0U);
+}
+
 Eigen::Vector3d PointInA(const geometry::Contact& c, const std::vector<math::Transform>& X_world) {
   return c.body_a < 0 ? c.point : X_world[c.body_a].Inverse().Apply(c.point);
 }
 
 }  // namespace
 
-void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
+void RememberContacts(const geometry::ContactSet& contacts,
+                      const Eigen::Ref<const Eigen::VectorXd>& impulses,
                       const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache) {
   cache.clear();
@@ -75,6 +82,37 @@ void WarmStartContacts(const geometry::ContactSet& contacts,
     if (best != nullptr) {
       warm.segment<3>(3 * static_cast<Eigen::Index>(k)) =
           math::ContactFrame(c.normal).transpose() * best->impulse;
+    }
+  }
+}
+
+}  // namespace coulomb::sim
+
+namespace coulomb::sim {
+
+void RememberLimitContacts(const std::vector<contact::LimitContact>& limits,
+                           const Eigen::Ref<const Eigen::VectorXd>& impulses,
+                           std::vector<PersistentContact>& cache) {
+  const std::size_t first = cache.size();
+  for (std::size_t k = 0; k < limits.size(); ++k) {
+    const Eigen::Vector3d impulse(impulses[3 * static_cast<Eigen::Index>(k)], 0, 0);
+    cache.push_back({LimitKey(limits[k]), Eigen::Vector3d::Zero(), impulse, 0.0});
+  }
+  std::sort(cache.begin() + static_cast<std::ptrdiff_t>(first), cache.end(),
+            [](const PersistentContact& a, const PersistentContact& b) { return a.pair < b.pair; });
+}
+
+void WarmStartLimitContacts(const std::vector<contact::LimitContact>& limits,
+                            const std::vector<PersistentContact>& cache,
+                            Eigen::Ref<Eigen::VectorXd> warm) {
+  warm.setZero();
+  for (std::size_t k = 0; k < limits.size(); ++k) {
+    const std::uint64_t key = LimitKey(limits[k]);
+    const auto it = std::lower_bound(
+        cache.begin(), cache.end(), key,
+        [](const PersistentContact& p, std::uint64_t key) { return p.pair < key; });
+    if (it != cache.end() && it->pair == key) {
+      warm[3 * static_cast<Eigen::Index>(k)] = it->impulse[0];
     }
   }
 }

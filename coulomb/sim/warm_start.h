@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "coulomb/contact/contact_problem.h"
 #include "coulomb/geometry/contact_set.h"
 #include "coulomb/math/spatial.h"
 
@@ -25,7 +26,8 @@ struct PersistentContact {
 
 // Replaces `cache` by this step's contacts and impulses (3 n_c, (n, t, o) per contact). Poses
 // are those the contacts were detected at.
-void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorXd& impulses,
+void RememberContacts(const geometry::ContactSet& contacts,
+                      const Eigen::Ref<const Eigen::VectorXd>& impulses,
                       const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache);
 
@@ -34,5 +36,17 @@ void RememberContacts(const geometry::ContactSet& contacts, const Eigen::VectorX
 void WarmStartContacts(const geometry::ContactSet& contacts,
                        const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm);
+
+// Joint limits posed as contacts (contact::LimitContact) persist in the same cache, under keys
+// no geometry pair takes (bit 63, the DoF and the side), so checkpoints carry them too: a finger
+// resting on its stop keeps its impulse from step to step as a foot on the floor does.
+// Appends this step's limit contacts and their impulses (3 each, normal first) to `cache`.
+void RememberLimitContacts(const std::vector<contact::LimitContact>& limits,
+                           const Eigen::Ref<const Eigen::VectorXd>& impulses,
+                           std::vector<PersistentContact>& cache);
+// Their warm start into `warm` (3 per limit contact), zero where the cache has none.
+void WarmStartLimitContacts(const std::vector<contact::LimitContact>& limits,
+                            const std::vector<PersistentContact>& cache,
+                            Eigen::Ref<Eigen::VectorXd> warm);
 
 }  // namespace coulomb::sim

@@ -156,13 +156,23 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
   r = RunCli("run " + kIncline + " --formulation sap --solver lemke --quiet");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("exact, backtracking"), std::string::npos) << r.out;
-  // A scene with joint limits warns when the formulation does not enforce them.
+  // Every formulation enforces joint limits (as contacts, or SAP's constraints): no warning.
   const std::string iiwa =
       std::string(coulomb::testing::SourceDir()) + "/examples/scenes/iiwa_hold.yaml";
-  r = RunCli("run " + iiwa + " --duration 0.002 --quiet");
-  EXPECT_NE(r.out.find("ignores 7 joint limit(s)"), std::string::npos) << r.out;
-  r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation sap");
-  EXPECT_EQ(r.out.find("ignores"), std::string::npos) << r.out;
+  for (const char* formulation : {"velocity-lcp", "cone", "trinkle", "sap"}) {
+    r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation " + formulation);
+    EXPECT_EQ(r.out.find("ignores"), std::string::npos) << formulation << ": " << r.out;
+  }
+  // A weld is SAP's alone: the other formulations say they ignore it.
+  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_weld";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "weld.yaml")
+      << "coulomb: 1\nduration: 0.002\nbodies:\n"
+         "  - {name: a, mass: 1, position: [0, 0, 1], shapes: [{type: box, size: [1, 1, 1]}]}\n"
+         "  - {name: b, mass: 1, position: [0, 0, 2], shapes: [{type: box, size: [1, 1, 1]}]}\n"
+         "constraints:\n  - {type: weld, name: ab, body_a: a, body_b: b}\n";
+  r = RunCli("run " + (dir / "weld.yaml").string() + " --quiet --formulation cone");
+  EXPECT_NE(r.out.find("ignores 1 weld/distance constraint(s)"), std::string::npos) << r.out;
 }
 
 TEST(RunCli, BadInputExitsTwoNamingTheCause) {

@@ -78,6 +78,31 @@ TEST(SmallLemke, SolvesOneContactsPyramidInEveryRegime) {
   }
 }
 
+// μ = 0 (a joint limit posed as a contact, whose tangent rows are zero, so W is singular): the
+// closed form must be complementary and give the impulse of the tableau on the same LCP.
+TEST(SmallLemke, SolvesAFrictionlessPyramidInClosedForm) {
+  Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
+  W(0, 0) = 4e5;  // 1 / (2.5e-6 kg m²): a light finger's joint
+  const LocalDelassus local = MakeLocalDelassus(W);
+  const PyramidDirections directions = MakePyramidDirections(4);
+  for (const Eigen::Vector3d& q : {Eigen::Vector3d(-0.3, 0, 0), Eigen::Vector3d(0.1, 0, 0)}) {
+    double z[6];
+    ASSERT_TRUE(SolvePyramidContact(local, q, 0.0, directions, z));
+    const Eigen::Vector3d r = PyramidContactImpulse(z, directions);
+    EXPECT_LE(PyramidNaturalResidual(z, W * r + q, 0.0, directions), 1e-12) << q.transpose();
+    EXPECT_NEAR(r[0], std::max(0.0, -q[0] / W(0, 0)), 1e-18);
+    SmallLcpMatrix M = SmallLcpMatrix::Zero(6, 6);
+    M(0, 0) = W(0, 0);
+    for (int j = 0; j < 4; ++j) M(1 + j, 5) = 1, M(5, 1 + j) = -1;
+    SmallLcpVector lcp_q = SmallLcpVector::Zero(6);
+    lcp_q[0] = q[0];
+    SmallLcpVector tableau;
+    ASSERT_TRUE(SolveSmallLcp(M, lcp_q, tableau));
+    ExpectComplementary(M, lcp_q, tableau);
+    EXPECT_NEAR(tableau[0], r[0], 1e-15) << q.transpose();
+  }
+}
+
 TEST(SmallLemke, RefusesSizesItCannotHold) {
   SmallLcpVector z;
   EXPECT_FALSE(SolveSmallLcp(SmallLcpMatrix::Zero(0, 0), SmallLcpVector::Zero(0), z));

@@ -26,20 +26,16 @@ class RobotDrop : public ::testing::TestWithParam<std::tuple<std::string, const 
 // Runs that do not meet the test yet, each with its measured reason (docs/robots.md); they are
 // reported as skipped, never silently dropped, and leave the robot issue open.
 const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
-    {{"ur5_drop", "velocity-lcp"},
-     "the free wrist (no damping, no friction in the URDF) still spins at 1.13 rad/s after 5 s: "
-     "the velocity LCP ignores joint limits, at which SAP stops it"},
-    {{"go1_drop", "velocity-lcp"},
-     "one step at rest (t = 1.175 s) misses the LCP certificate by 4e-10"},
-    {{"go1_drop", "cone"},
-     "the exact-cone solvers stop at an error of 1.2e-6 against 1e-6 on 290 of 600 steps once the "
-     "quadruped stands (21 ms each)"},
-    {{"panda_drop", "cone"}, "one step (t = 2.745 s) ends at an error of 1.2e-4 against 1e-6"},
+    {{"ability_hand_drop", "velocity-lcp"},
+     "one step at rest (t = 0.7 s), fingers on their stops: Lemke's answer misses the LCP "
+     "certificate by 1.3e-10 against 1e-10 (the fingers' W entries are 10^6 the palm's)"},
+    {{"ability_hand_drop", "cone"},
+     "4 steps with fingers on their stops end at an error of 1.01e-6 against 1e-6"},
+    {{"panda_drop", "trinkle"},
+     "Lemke ends on a secondary ray at t = 1.165 s, joint 5 driven into its stop (resolved "
+     "impulsively)"},
     {{"solo12_drop", "trinkle"},
      "Lemke ends on a secondary ray at 6 contact changes (resolved impulsively)"},
-    {{"ability_hand_drop", "trinkle"},
-     "the acceleration-level model lets the hand sink 23 mm at impact"},
-    {{"icub_drop", "trinkle"}, "the acceleration-level model lets iCub sink 12 mm at impact"},
 };
 
 TEST_P(RobotDrop, ComesToRestOnTheFloor) {

@@ -176,17 +176,19 @@ struct ThreeCubeRun {
   }
 };
 
-ThreeCubeRun RunThreeCubesWithPivotingLimit(const std::string& formulation) {
-  Expected<sim::Scene> scene =
-      io::ParseScene("coulomb: 1\nduration: 0.1\nformulation: " + formulation + "\n" + R"(
-solver: {name: lemke, max_pivoting_rows: 30}
+ThreeCubeRun RunThreeCubesWithPivotingLimit(
+    const std::string& formulation,
+    const std::string& solver = "{name: lemke, max_pivoting_rows: 30}") {
+  Expected<sim::Scene> scene = io::ParseScene(
+      "coulomb: 1\nduration: 0.1\nformulation: " + formulation + "\nsolver: " + solver + R"(
+
 materials: {wood: {friction: 0.5}}
 bodies:
   - {name: ground, joint: fixed, shapes: [{type: halfspace, material: wood}]}
   - {name: cube, mass: 1.0, position: [0, 0, 0.1], array: {count: [1, 1, 3], spacing: [0, 0, 0.2]},
      shapes: [{type: box, size: [0.2, 0.2, 0.2], material: wood}]}
 )",
-                     "stack3.yaml", ".");
+      "stack3.yaml", ".");
   ThreeCubeRun run;
   if (!scene.ok()) {
     ADD_FAILURE() << scene.error().ToString();
@@ -212,6 +214,23 @@ TEST(VelocityLcp, TooLargeForPivotingRunsGaussSeidelAndSaysSo) {
   EXPECT_NE(summary.solver_switch.find("pgs"), std::string::npos);
   // And the stack stands: the top cube has not moved a millimetre.
   EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+}
+
+// Gauss–Seidel that stops uncertified (here after its one allowed sweep) on a problem within
+// twice max_pivoting_rows hands it to Lemke, whose answer is taken only if it passes the LCP
+// certificate; the run says so.
+TEST(VelocityLcp, StalledGaussSeidelWithinTwiceThePivotingLimitIsRescuedByLemke) {
+  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit(
+      "velocity-lcp", "{name: lemke, max_pivoting_rows: 40, max_sweeps: 1}");
+  ASSERT_FALSE(run.recording.frames.empty());
+  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
+  EXPECT_NE(run.summary.solver_switch.find("pgs stopped (sweep limit reached"), std::string::npos)
+      << run.summary.solver_switch;
+  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+  // Beyond twice the limit there is no rescue: the one sweep fails the steps.
+  const ThreeCubeRun alone = RunThreeCubesWithPivotingLimit(
+      "velocity-lcp", "{name: lemke, max_pivoting_rows: 30, max_sweeps: 1}");
+  EXPECT_GT(alone.summary.failed_steps, 0);
 }
 
 // Paper 1's acceleration-level stepper likewise: the interior point method runs instead of

@@ -10,6 +10,14 @@
 //   carried by the leader, so with v_f = m v_l the kinetic energy is ½ (I_l + I_f (1 + m)²) v_l²:
 //   a torque τ on the leader alone accelerates it at τ / (I_l + I_f (1 + m)²), and with no
 //   velocity-dependent force v_n = n h τ / I_eff exactly.
+// * Joint limits hold: SAP has them as constraints, the others as frictionless contacts
+//   (contact::LimitContact). A horizontal arm (mass m, centre of mass at distance L) falls onto
+//   its upper limit q_u and rests there; then the limit's impulse per step balances gravity's
+//   angular impulse, h m g L cos q_u. With the arm on a follower that mimics its leader
+//   (q_f = q_l, both turning about y, so the arm's angle is 2 q_l) and the follower's upper limit
+//   the tighter, the pair stops at q_f = q_l = q_u, where the generalized gravity force on the
+//   leader is 2 m g L cos 2q_u; the complementarity formulations carry it on one limit row, the
+//   leader's (a second, parallel row for the follower would make W singular).
 
 #include <gtest/gtest.h>
 
@@ -17,6 +25,7 @@
 
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/simulate.h"
+#include "coulomb/sim/step.h"
 #include "tests/support/formulation_names.h"
 
 namespace coulomb {
@@ -83,6 +92,75 @@ actuators:
     EXPECT_NEAR(f.v[1], 2 * f.v[0], 1e-9 * (1 + v)) << "step " << n;
     EXPECT_NEAR(f.q[1], 2 * f.q[0], 1e-9) << "step " << n;
   }
+}
+
+TEST_P(JointClosedForm, ArmRestsOnItsLimitWhichCarriesGravitysTorque) {
+  const std::string text = R"(coulomb: 1
+time_step: 0.001
+duration: 1.5
+bodies:
+  - {name: arm, joint: revolute, axis: [0, 1, 0], lower: -0.5, upper: 0.5, mass: 1.0,
+     inertia: [0.01, 0.01, 0.01], com: [0.3, 0, 0], shapes: [{type: sphere, radius: 0.05}]}
+)";
+  Expected<sim::Scene> scene = io::ParseScene(text, "limit.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  scene.value().model.settings.formulation = GetParam();
+  const sim::Model& model = scene.value().model;
+  sim::Data data = sim::MakeData(model, scene.value().initial);
+  // Gravity −z on the mass at +x, about +y: the arm turns toward positive q (x → −z).
+  double highest = 0;
+  const int steps = 1500;
+  for (int n = 0; n < steps; ++n) {
+    const sim::StepReport& report = sim::Step(model, data);
+    ASSERT_TRUE(report.status == LcpStatus::kSolved) << "step " << n << ": " << report.message;
+    highest = std::max(highest, data.state.q[0]);
+  }
+  constexpr double kUpper = 0.5, kTolerance = 2e-3;  // rad
+  EXPECT_LT(highest, kUpper + kTolerance);
+  EXPECT_NEAR(data.state.q[0], kUpper, kTolerance);
+  EXPECT_LT(std::abs(data.state.v[0]), 1e-3);
+  if (model.settings.formulation->supports.joint_limits) return;  // SAP: no limit contacts
+  const sim::StepReport& last = sim::Step(model, data);
+  ASSERT_EQ(last.limit_impulses.size(), 1);  // the upper limit alone is within reach
+  const double expected = 1e-3 * 1.0 * 9.81 * 0.3 * std::cos(kUpper);
+  EXPECT_NEAR(last.limit_impulses[0], expected, 1e-3 * expected);
+}
+
+TEST_P(JointClosedForm, MimicPairRestsOnTheFollowersLimitCarriedByTheLeader) {
+  const std::string text = R"(coulomb: 1
+time_step: 0.001
+duration: 1.5
+bodies:
+  - {name: leader, joint: revolute, axis: [0, 1, 0], upper: 0.6, mass: 0.01,
+     inertia: [1e-4, 1e-4, 1e-4]}
+  - {name: arm, parent: leader, joint: revolute, axis: [0, 1, 0], lower: -0.5, upper: 0.4,
+     mass: 1.0, inertia: [0.01, 0.01, 0.01], com: [0.3, 0, 0],
+     shapes: [{type: sphere, radius: 0.05}]}
+constraints:
+  - {type: coupler, joint: arm, mimics: leader, multiplier: 1, offset: 0}
+)";
+  Expected<sim::Scene> scene = io::ParseScene(text, "mimic_limit.yaml", ".");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  scene.value().model.settings.formulation = GetParam();
+  const sim::Model& model = scene.value().model;
+  sim::Data data = sim::MakeData(model, scene.value().initial);
+  double highest = 0;
+  for (int n = 0; n < 1500; ++n) {
+    const sim::StepReport& report = sim::Step(model, data);
+    ASSERT_TRUE(report.status == LcpStatus::kSolved) << "step " << n << ": " << report.message;
+    highest = std::max(highest, data.state.q[1]);
+  }
+  constexpr double kUpper = 0.4, kTolerance = 2e-3;  // rad
+  EXPECT_LT(highest, kUpper + kTolerance);
+  EXPECT_NEAR(data.state.q[0], kUpper, kTolerance);
+  EXPECT_NEAR(data.state.q[1], kUpper, kTolerance);
+  if (model.settings.formulation->supports.joint_limits) return;
+  const sim::StepReport& last = sim::Step(model, data);
+  ASSERT_EQ(data.step.problem.limit_contacts.size(), 1u);
+  EXPECT_EQ(data.step.problem.limit_contacts[0].dof, 0);  // the leader's row
+  ASSERT_EQ(last.limit_impulses.size(), 1);
+  const double expected = 1e-3 * 2 * 1.0 * 9.81 * 0.3 * std::cos(2 * kUpper);
+  EXPECT_NEAR(last.limit_impulses[0], expected, 1e-3 * expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Formulations, JointClosedForm,

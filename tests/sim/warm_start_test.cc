@@ -68,5 +68,38 @@ TEST(WarmStart, ImpulsesFollowTheContactFrameAndTheBody) {
   EXPECT_TRUE((math::ContactFrame(set.contacts[0].normal) * warm.head<3>()).isApprox(world, 1e-12));
 }
 
+// Joint limits posed as contacts share the cache with geometric contacts (so checkpoints carry
+// them) under keys no geometry pair takes: each limit gets back its own normal impulse, by DoF and
+// side, whatever the order of this step's limits and next to the geometric contacts.
+TEST(WarmStart, LimitContactsKeepTheirImpulsesByJointAndSide) {
+  const std::vector<math::Transform> X(1);
+  const geometry::ContactSet corners = Corners({0, 1, 2, 3}, (std::uint64_t{1} << 40) - 1);
+  Eigen::VectorXd impulses = Eigen::VectorXd::LinSpaced(12, 1, 12);
+  std::vector<PersistentContact> cache;
+  RememberContacts(corners, impulses, X, cache);
+  std::vector<contact::LimitContact> limits(3);
+  limits[0].dof = 7, limits[0].side = -1;
+  limits[1].dof = 2, limits[1].side = 1;
+  limits[2].dof = 7, limits[2].side = 1;
+  const Eigen::Vector3d impulse0(0.5, 0, 0), impulse1(0.25, 0, 0), impulse2(0.125, 0, 0);
+  Eigen::VectorXd limit_impulses(9);
+  limit_impulses << impulse0, impulse1, impulse2;
+  RememberLimitContacts(limits, limit_impulses, cache);
+  // Next step: the lower limit of DoF 7 is out of reach, DoF 3's upper limit is new.
+  std::vector<contact::LimitContact> next(3);
+  next[0].dof = 2, next[0].side = 1;
+  next[1].dof = 3, next[1].side = -1;
+  next[2].dof = 7, next[2].side = -1;
+  Eigen::VectorXd warm = Eigen::VectorXd::Constant(9, -1);
+  WarmStartLimitContacts(next, cache, warm);
+  Eigen::VectorXd expected(9);
+  expected << 0.25, 0, 0, 0, 0, 0, 0.5, 0, 0;
+  EXPECT_EQ(warm, expected);
+  // The geometric contacts still find theirs.
+  Eigen::VectorXd geometric;
+  WarmStartContacts(corners, X, cache, geometric);
+  EXPECT_EQ(geometric, impulses);
+}
+
 }  // namespace
 }  // namespace coulomb::sim

@@ -51,7 +51,7 @@ void MakeLayout(const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
   layout.eliminated.clear();
   for (int k = 0; k < n; ++k) layout.unilateral.push_back(3 * k);
   int groups = 0;
-  for (int k = 0; k < n; ++k) groups += rolling[k] ? 1 : 0;
+  for (int k = 0; k < n; ++k) groups += rolling[k] && mu[k] != 0 ? 1 : 0;
   // Groups beyond this step's count wait in `spare_groups`, keeping their vectors' storage for
   // when a contact rolls again.
   while (static_cast<int>(layout.groups.size()) > groups) {
@@ -66,7 +66,11 @@ void MakeLayout(const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
   int g = 0;
   for (int k = 0; k < n; ++k) {
     const Eigen::Vector2d slip = u.segment<2>(3 * k + 1);
-    if (!rolling[k]) {
+    if (mu[k] == 0) {
+      // Frictionless (a joint limit posed as a contact, or μ = 0): no tangential force, and
+      // no pyramid, whose facets would be rows of zeros for Lemke.
+      for (int d = 0; d < 2; ++d) layout.eliminated.push_back({3 * k + 1 + d, 3 * k, 0.0});
+    } else if (!rolling[k]) {
       for (int d = 0; d < 2; ++d) {
         layout.eliminated.push_back({3 * k + 1 + d, 3 * k, -mu[k] * slip[d] / slip.norm()});
       }
@@ -128,7 +132,7 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
     bool changed = false;
     for (int k = 0; k < n; ++k) {
       const Eigen::Vector2d slip = u.segment<2>(3 * k + 1);
-      if (!rolling[k] && (slip + h * ws.a.segment<2>(3 * k + 1)).dot(slip) < 0) {
+      if (!rolling[k] && mu[k] != 0 && (slip + h * ws.a.segment<2>(3 * k + 1)).dot(slip) < 0) {
         rolling[k] = 1;
         changed = true;
       }
