@@ -118,12 +118,14 @@ namespace {
 void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q,
                          ContactProblem& p) {
   p.damping.setZero(model.nv);
+  p.joint_friction.clear();
   p.limits.clear();
   p.bilateral.clear();
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const multibody::Body& b = model.bodies[i];
     if (multibody::VelocitySize(b.joint) != 1) continue;
     p.damping[b.v_index] = b.damping;
+    if (b.friction > 0) p.joint_friction.push_back({b.joint_name, b.v_index, b.friction});
     if (std::isfinite(b.position_lower) || std::isfinite(b.position_upper)) {
       p.limits.push_back({b.joint_name, b.v_index, static_cast<int>(i), q[b.q_index],
                           b.position_lower, b.position_upper});

@@ -69,6 +69,13 @@ struct JointLimit {
   double q = 0;  // position at the start of the step, rad or m
   double lower = -INFINITY, upper = INFINITY;
 };
+// Coulomb friction of a 1-dof joint: |τ| ≤ friction, opposing its motion (URDF <dynamics
+// friction>).
+struct JointFriction {
+  std::string joint;
+  int dof = 0;          // velocity index
+  double friction = 0;  // N m or N, > 0
+};
 // A joint limit posed as a contact row: normal row side·e_dofᵀ (side +1 for a lower bound, −1
 // for an upper), zero tangent rows, μ = 0, φ = side·(q_dof − bound) ≥ 0 inside the range. Its
 // normal impulse is the limit's generalized impulse on `dof` (N m s or N s). A mimic follower's
@@ -119,6 +126,9 @@ struct ContactProblem {
   std::vector<std::array<int, 2>> contact_blocks;
   // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*.
   Eigen::VectorXd damping;
+  // Coulomb friction of 1-dof joints that have it. SAP enforces it; the other formulations
+  // ignore it (sim::ConstraintsIgnoredBy says so).
+  std::vector<JointFriction> joint_friction;
   std::vector<JointLimit> limits;  // finite limits of 1-dof joints
   // With LimitRows::kAsContacts, the contacts after the geometric ones: limits the joint can
   // reach within the step (2 h max(|v|, |v*|) of its bound, SAP's window), one per joint and

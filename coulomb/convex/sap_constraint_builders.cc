@@ -115,6 +115,15 @@ SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, dou
   return c;
 }
 
+void SetJointFrictionConstraint(double friction, double w, double dt,
+                                const SapRegularization& regularization, SapConstraint& c) {
+  c.kind = SapConstraint::Kind::kBox;
+  c.R.setConstant(1, regularization.sigma * w);
+  c.v_hat.setZero(1);
+  c.lower.setConstant(1, -dt * friction);
+  c.upper.setConstant(1, dt * friction);
+}
+
 void SetPdConstraint(const PdParameters& pd, double dt, SapConstraint& c) {
   // γ = δt [kp (q_ref − q0 − δt v) + kd (v_ref − v)] = R⁻¹ (v̂ − v) with
   // R⁻¹ = δt (δt kp + kd) and v̂ = (kp (q_ref − q0) + kd v_ref) / (δt kp + kd).

@@ -65,6 +65,13 @@ SapConstraint MakeLimitConstraint(SapJacobian jacobian, const Eigen::VectorXd& g
 void SetLimitConstraint(double g0, const ConstraintMatrix& W, double dt,
                         const SapRegularization& regularization, SapConstraint& c);
 
+// Coulomb friction of a joint, |τ| ≤ friction (N m or N), on its one velocity row: a box
+// [−δt·friction, δt·friction] around v̂ = 0 with R = σ·w, the regularization SAP gives contact
+// friction (§1.2), so a joint below its friction creeps at most ≈ σ·δt times what it would
+// gain in a step, and one above slides with exactly friction opposing it.
+void SetJointFrictionConstraint(double friction, double w, double dt,
+                                const SapRegularization& regularization, SapConstraint& c);
+
 // An implicit PD controller on one dof: τ = clamp(kp (q_ref − q) + kd (v_ref − v), ±effort)
 // evaluated at the end of the step (q = q0 + δt v), so any gains are stable.
 struct PdParameters {

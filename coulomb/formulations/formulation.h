@@ -66,8 +66,8 @@ struct FormulationCarry {
 
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
 struct FormulationSupport {
-  bool deformable_bodies = false;      // FEM bodies, coupled in the same contact problem
-  bool joint_limits = false;           // joint limits and couplers, welds, distance constraints
+  bool deformable_bodies = false;  // FEM bodies, coupled in the same contact problem
+  bool joint_limits = false;  // its own joint limits, joint friction, couplers, welds, distances
   bool implicit_pd_drives = false;     // PD controllers as implicit drives (else explicit torques)
   bool restitution = false;            // Newton restitution at impacts
   bool painleve_reports = false;       // reports an inconsistent (Painlevé) problem per step

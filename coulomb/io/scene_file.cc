@@ -200,16 +200,11 @@ void SceneReader::ReadBodyArray(const Field& f) {
 }
 
 void SceneReader::ReadBody(const Field& f) {
-  f.CheckKeys({"name",     "joint",
-               "parent",   "axis",
-               "position", "orientation",
-               "mass",     "density",
-               "inertia",  "com",
-               "velocity", "angular_velocity",
-               "initial",  "initial_velocity",
-               "damping",  "lower",
-               "upper",    "effort",
-               "shapes",   "array"});
+  // clang-format off
+  f.CheckKeys({"name", "joint", "parent", "axis", "position", "orientation", "mass", "density",
+               "inertia", "com", "velocity", "angular_velocity", "initial", "initial_velocity",
+               "damping", "joint_friction", "lower", "upper", "effort", "shapes", "array"});
+  // clang-format on
   if (f.Has("array")) return ReadBodyArray(f);
   const std::string name = f["name"].String();
   if (bodies.count(name)) f["name"].Fail("a body named '" + name + "' already exists");
@@ -223,8 +218,9 @@ void SceneReader::ReadBody(const Field& f) {
     parent = found->second;
   }
   if (joint == "fixed" && parent.body < 0) {  // static geometry, part of the world
-    for (const char* key : {"velocity", "angular_velocity", "initial", "initial_velocity", "mass",
-                            "density", "inertia", "com", "damping", "lower", "upper", "effort"}) {
+    for (const char* key :
+         {"velocity", "angular_velocity", "initial", "initial_velocity", "mass", "density",
+          "inertia", "com", "damping", "joint_friction", "lower", "upper", "effort"}) {
       if (f.Has(key)) f[key].Fail("a fixed body without a parent is static geometry; remove it");
     }
     bodies[name] = {-1, parent.X_WB * placement};
@@ -258,6 +254,10 @@ void SceneReader::ReadBody(const Field& f) {
     body.axis = axis.normalized();
   }
   body.damping = OptionalDouble(f, "damping", 0.0);
+  body.friction = OptionalDouble(f, "joint_friction", 0.0);
+  if (!(body.friction >= 0 && std::isfinite(body.friction))) {
+    f["joint_friction"].Fail("must be finite and >= 0 (N m or N)");
+  }
   body.position_lower = OptionalDouble(f, "lower", -INFINITY);
   body.position_upper = OptionalDouble(f, "upper", INFINITY);
   body.effort_limit = OptionalDouble(f, "effort", INFINITY);
@@ -267,7 +267,8 @@ void SceneReader::ReadBody(const Field& f) {
   }
   if (body.joint == JointType::kFloating || body.joint == JointType::kBall ||
       body.joint == JointType::kFixed) {
-    for (const char* key : {"initial", "initial_velocity", "lower", "upper", "effort"}) {
+    for (const char* key :
+         {"initial", "initial_velocity", "lower", "upper", "effort", "joint_friction"}) {
       if (f.Has(key)) {
         f[key].Fail(body.joint == JointType::kFloating
                         ? "is for revolute and prismatic joints; a floating body starts at "
@@ -318,7 +319,7 @@ std::pair<int, std::uint32_t> SceneReader::ReadMount(const Field& f, bool floati
 
 void SceneReader::ReadUrdf(const Field& f) {
   f.CheckKeys({"file", "package_map", "position", "orientation", "floating_base", "strict",
-               "friction", "initial", "name", "parent", "self_collision"});
+               "friction", "joint_friction", "initial", "name", "parent", "self_collision"});
   multibody::UrdfOptions options;
   if (f.Has("package_map")) {
     const Field map = f["package_map"];
@@ -333,12 +334,15 @@ void SceneReader::ReadUrdf(const Field& f) {
   const std::string file = ResolvePath(f["file"].String());
   Expected<multibody::UrdfImport> urdf = multibody::ReadUrdf(file, options);
   if (!urdf.ok()) f["file"].Fail(urdf.error().ToString());
-  const multibody::UrdfImport& robot = urdf.value();
+  multibody::UrdfImport& robot = urdf.value();
   const Transform X_WBase{OptionalRotation(f, "orientation"),
                           OptionalVector3(f, "position", Eigen::Vector3d::Zero())};
   const double friction = f.Has("friction") ? f["friction"].DoubleIn(0, 1e6) : 0.5;
   const auto [parent, group] = ReadMount(f, options.floating_base);
   const int offset = static_cast<int>(scene.model.multibody.bodies.size());
+  ApplyJointFriction(
+      f.Has("joint_friction") ? std::optional(f["joint_friction"].DoubleIn(0, 1e9)) : std::nullopt,
+      file, robot, scene);
   for (Body body : robot.model.bodies) {
     if (bodies.count(body.name)) f.Fail("body '" + body.name + "' already exists in the scene");
     if (body.parent < 0) {
@@ -360,6 +364,7 @@ void SceneReader::ReadUrdf(const Field& f) {
   }
   for (const std::string& w : robot.warnings)
     scene.warnings.push_back(fmt::format("{}: {}", file, w));
+
   for (multibody::JointCoupler c : robot.couplers) {
     c.body += offset;
     c.mimicked_body += offset;

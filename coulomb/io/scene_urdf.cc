@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "coulomb/io/scene_shapes.h"
 
 namespace coulomb::io {
@@ -38,6 +40,23 @@ std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
     scene.geometry_colors.push_back("#c8c8d0");
   }
   return "";
+}
+
+void ApplyJointFriction(std::optional<double> given, const std::string& file,
+                        multibody::UrdfImport& robot, sim::Scene& scene) {
+  int frictional = 0;
+  double largest = 0;
+  for (multibody::Body& body : robot.model.bodies) {
+    if (given && multibody::VelocitySize(body.joint) == 1) body.friction = *given;
+    frictional += body.friction > 0 ? 1 : 0;
+    largest = std::max(largest, body.friction);
+  }
+  if (frictional > 0 && !given) {
+    scene.notes.push_back(
+        fmt::format("{}: {} joint(s) with <dynamics friction> up to {:g} N m, enforced by sap as "
+                    "joint friction; `joint_friction:` on this urdf entry replaces it (0: off)",
+                    file, frictional, largest));
+  }
 }
 
 }  // namespace coulomb::io

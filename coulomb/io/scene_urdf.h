@@ -3,6 +3,7 @@
 // primitive collision elements as world geometries of the scene, in the robot's collision group.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "coulomb/multibody/urdf_import.h"
@@ -18,5 +19,12 @@ namespace coulomb::io {
 std::string AddUrdfCollisions(const multibody::UrdfImport& robot, int offset,
                               const std::string& file, double friction, std::uint32_t group,
                               sim::Scene& scene);
+
+// The include's joint friction. `given` (N m or N) replaces every 1-DoF joint's
+// <dynamics friction>, 0 switching it off: published values are often placeholders (Drake's
+// Allegro hand gives its fingers 10 N m, more than their drives ever push). Without it the URDF's
+// values stand, and a note in `scene` says how many joints have friction and the largest.
+void ApplyJointFriction(std::optional<double> given, const std::string& file,
+                        multibody::UrdfImport& robot, sim::Scene& scene);
 
 }  // namespace coulomb::io

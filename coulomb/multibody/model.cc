@@ -44,6 +44,9 @@ std::string Model::Validate() const {
     if (!(b.damping >= 0) || !(b.armature >= 0) || !(b.effort_limit >= 0)) {
       return who + ": damping, armature and effort limit must be >= 0";
     }
+    if (!(b.friction >= 0 && std::isfinite(b.friction))) {
+      return who + fmt::format(": joint friction = {} must be finite and >= 0", b.friction);
+    }
     if (!(b.position_lower <= b.position_upper)) {
       return who + ": lower position limit above the upper one";
     }

@@ -26,6 +26,9 @@ struct Body {
   Inertia inertia;
   // Per joint dof (revolute/prismatic only; NaN/inf when absent): N m s/rad, rad or m, N m or N.
   double damping = 0;
+  // Coulomb friction of the joint (URDF <dynamics friction>): |τ_f| ≤ friction, opposing motion,
+  // holding the joint still below it. N m or N. Enforced by the SAP formulation.
+  double friction = 0;
   double armature = 0;  // reflected rotor inertia added to the diagonal of M
   double position_lower = -INFINITY, position_upper = INFINITY;
   double effort_limit = INFINITY;

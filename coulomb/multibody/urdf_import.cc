@@ -156,10 +156,7 @@ Body BodyFromLink(const urdf::Link& link, const UrdfOptions& options, Diagnostic
     }
     if (joint->dynamics) {
       body.damping = joint->dynamics->damping;
-      if (joint->dynamics->friction != 0) {
-        d.grouped["joint(s) with <dynamics friction>, which is not modelled (joint damping is)"]
-            .push_back(joint->name);
-      }
+      body.friction = joint->dynamics->friction;
     }
     if (joint->safety)
       d.grouped["joint(s) with an ignored <safety_controller>"].push_back(joint->name);

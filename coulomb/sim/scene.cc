@@ -1,6 +1,7 @@
 #include "coulomb/sim/scene.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -58,12 +59,23 @@ std::string ConstraintsIgnoredBy(const Scene& scene) {
   for (const multibody::JointCoupler& c : m.couplers) {
     holonomic += block[m.bodies[c.body].v_index] != block[m.bodies[c.mimicked_body].v_index];
   }
-  if (holonomic == 0) return "";
-  return fmt::format(
-      "the {} formulation ignores {} weld/distance constraint(s) or coupler(s) between two "
-      "trees; use --formulation {} to enforce them",
-      scene.model.settings.formulation->name, holonomic,
-      FormulationsSupporting(&FormulationSupport::joint_limits));
+  std::vector<std::string> frictional;  // joints with Coulomb friction: SAP's box rows alone
+  for (const multibody::Body& b : m.bodies) {
+    if (b.friction > 0) frictional.push_back(b.joint_name);
+  }
+  if (holonomic == 0 && frictional.empty()) return "";
+  std::string ignored;
+  if (holonomic > 0) {
+    ignored =
+        fmt::format("{} weld/distance constraint(s) or coupler(s) between two trees", holonomic);
+  }
+  if (!frictional.empty()) {
+    ignored += fmt::format("{}the friction of {} joint(s) ({})", ignored.empty() ? "" : " and ",
+                           frictional.size(), fmt::join(frictional, ", "));
+  }
+  return fmt::format("the {} formulation ignores {}; use --formulation {} to enforce them",
+                     scene.model.settings.formulation->name, ignored,
+                     FormulationsSupporting(&FormulationSupport::joint_limits));
 }
 
 }  // namespace coulomb::sim

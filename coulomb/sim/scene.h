@@ -43,8 +43,8 @@ struct Scene {
 std::string ValidateScene(const Scene& scene);
 
 // "" when the scene's formulation enforces everything the model asks for; otherwise a sentence
-// saying which holonomic constraints it ignores (only SAP enforces them; every formulation
-// enforces joint limits and mimic couplers within a tree).
+// saying which holonomic constraints and joint friction it ignores (only SAP enforces them;
+// every formulation enforces joint limits and mimic couplers within a tree).
 std::string ConstraintsIgnoredBy(const Scene& scene);
 
 }  // namespace coulomb::sim

@@ -163,16 +163,23 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
     r = RunCli("run " + iiwa + " --duration 0.002 --quiet --formulation " + formulation);
     EXPECT_EQ(r.out.find("ignores"), std::string::npos) << formulation << ": " << r.out;
   }
-  // A weld is SAP's alone: the other formulations say they ignore it.
+  // Welds and joint friction are SAP's alone: the other formulations say they ignore them.
   const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_weld";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "weld.yaml")
       << "coulomb: 1\nduration: 0.002\nbodies:\n"
          "  - {name: a, mass: 1, position: [0, 0, 1], shapes: [{type: box, size: [1, 1, 1]}]}\n"
          "  - {name: b, mass: 1, position: [0, 0, 2], shapes: [{type: box, size: [1, 1, 1]}]}\n"
+         "  - {name: c, joint: revolute, joint_friction: 0.5, mass: 1, position: [0, 0, 3],\n"
+         "     shapes: [{type: box, size: [1, 1, 1]}]}\n"
          "constraints:\n  - {type: weld, name: ab, body_a: a, body_b: b}\n";
   r = RunCli("run " + (dir / "weld.yaml").string() + " --quiet --formulation cone");
-  EXPECT_NE(r.out.find("ignores 1 weld/distance constraint(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ignores 1 weld/distance constraint(s) or coupler(s) between two trees "
+                       "and the friction of 1 joint(s) (c); use --formulation sap"),
+            std::string::npos)
+      << r.out;
+  r = RunCli("run " + (dir / "weld.yaml").string() + " --quiet --formulation sap");
+  EXPECT_EQ(r.out.find("ignores"), std::string::npos) << r.out;
 }
 
 TEST(RunCli, BadInputExitsTwoNamingTheCause) {

@@ -146,6 +146,37 @@ bodies:
   EXPECT_NEAR(std::abs(JointPosition(run, "arm", run.recording.frames.back())), 0.5, 2e-3);
 }
 
+// Joint friction f (URDF <dynamics friction>) against a constant torque τ on a free hinge of
+// inertia I, no gravity. Above it, τ > f, the joint slides with f opposing it: v_n = n h (τ − f)/I
+// exactly (the box row sits at its bound). Below it, τ < f, it holds, up to SAP's regularized
+// creep (σ = 1e-3: v ≈ σ h τ / I per step, here 5e-6 rad/s).
+TEST(SapJointFriction, SlidesAtTheClosedFormAboveItAndHoldsBelowIt) {
+  const auto hinge = [](double torque) {
+    return RunScene(R"(
+coulomb: 1
+time_step: 0.001
+duration: 1.0
+formulation: sap
+gravity: [0, 0, 0]
+bodies:
+  - {name: hinge, joint: revolute, axis: [0, 0, 1], joint_friction: 1.0, mass: 1,
+     inertia: [0.1, 0.1, 0.1]}
+actuators:
+  - {joint: hinge, type: torque, target: )" +
+                    std::to_string(torque) + "}\n");
+  };
+  const SceneRun sliding = hinge(1.5);
+  for (std::size_t n = 0; n < sliding.recording.frames.size(); n += 100) {
+    const double expected = static_cast<double>(n) * 1e-3 * (1.5 - 1.0) / 0.1;
+    EXPECT_NEAR(sliding.recording.frames[n].v[0], expected, 1e-6 * (1 + expected)) << "step " << n;
+  }
+  const SceneRun held = hinge(0.5);
+  const sim::Frame& last = held.recording.frames.back();
+  EXPECT_LT(std::abs(last.v[0]), 1e-5);
+  EXPECT_LT(std::abs(last.q[0]), 1e-4);
+  EXPECT_GT(std::abs(last.v[0]), 0.0);  // regularized: it does creep, at σ's rate
+}
+
 // Two prismatic fingers, the right one mimicking the left with multiplier −1; a PD drive closes
 // the left finger. The right one must follow symmetrically.
 TEST(SapCoupler, MimicGripperClosesSymmetrically) {

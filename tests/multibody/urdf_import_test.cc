@@ -154,18 +154,28 @@ TEST(UrdfImport, BrokenFilesNameTheElement) {
   EXPECT_FALSE(ReadUrdf("/nonexistent.urdf").ok());
 }
 
-TEST(UrdfImport, StrictTurnsWarningsIntoErrors) {
+TEST(UrdfImport, JointDampingAndFrictionAreRead) {
   std::string with_friction = TwoLinks("revolute");
   with_friction.replace(with_friction.find("<axis xyz=\"0 0 1\"/>"), 19,
                         "<axis xyz=\"0 0 1\"/><dynamics damping=\"0.1\" friction=\"0.2\"/>");
   auto r = ParseUrdf(with_friction, "w.urdf", ".");
   ASSERT_TRUE(r.ok()) << r.error().ToString();
-  ASSERT_EQ(r.value().warnings.size(), 1u);
-  EXPECT_NE(r.value().warnings[0].find("friction"), std::string::npos);
+  EXPECT_TRUE(r.value().warnings.empty());
   EXPECT_DOUBLE_EQ(r.value().model.bodies[1].damping, 0.1);
+  EXPECT_DOUBLE_EQ(r.value().model.bodies[1].friction, 0.2);
+}
+
+TEST(UrdfImport, StrictTurnsWarningsIntoErrors) {
+  std::string with_safety = TwoLinks("revolute");
+  with_safety.replace(with_safety.find("<axis xyz=\"0 0 1\"/>"), 19,
+                      "<axis xyz=\"0 0 1\"/><safety_controller k_velocity=\"10\"/>");
+  auto r = ParseUrdf(with_safety, "w.urdf", ".");
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  ASSERT_EQ(r.value().warnings.size(), 1u);
+  EXPECT_NE(r.value().warnings[0].find("safety_controller"), std::string::npos);
   UrdfOptions strict;
   strict.strict = true;
-  EXPECT_FALSE(ParseUrdf(with_friction, "w.urdf", ".", strict).ok());
+  EXPECT_FALSE(ParseUrdf(with_safety, "w.urdf", ".", strict).ok());
 }
 
 }  // namespace

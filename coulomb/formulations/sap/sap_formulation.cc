@@ -183,6 +183,14 @@ void AddJointConstraints(const contact::ContactProblem& problem, const SapParams
     constraint = convex::MakeHolonomicConstraint(std::move(constraint.jacobian), holonomic, W, h,
                                                  params.regularization);
   }
+  for (const contact::JointFriction& f : problem.joint_friction) {
+    SapConstraint& constraint = NewConstraint(ws);
+    Name(constraint.jacobian.name, "friction of joint '{}'", f.joint);
+    SetDofJacobian(sap, f.dof, 1.0, constraint.jacobian);
+    convex::ConstraintMatrix W;
+    convex::EstimateDelassusBlock(sap, constraint.jacobian, ws.delassus_scratch, W);
+    convex::SetJointFrictionConstraint(f.friction, W(0, 0), h, params.regularization, constraint);
+  }
   for (const contact::JointDrive& d : problem.drives) {
     SapConstraint& constraint = NewConstraint(ws);
     Name(constraint.jacobian.name, "drive of joint '{}'", d.joint);
