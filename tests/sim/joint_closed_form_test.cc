@@ -94,6 +94,34 @@ actuators:
   }
 }
 
+// A scene stepped 1 500 times under `formulation`, every step certified, keeping the highest
+// value q[watched] reached.
+struct LimitRun {
+  sim::Scene scene;
+  sim::Data data;
+  double highest = 0;
+  bool ok = false;
+  LimitRun(const std::string& text, const Formulation* formulation, int watched) {
+    Expected<sim::Scene> parsed = io::ParseScene(text, "limit.yaml", ".");
+    if (!parsed.ok()) {
+      ADD_FAILURE() << parsed.error().ToString();
+      return;
+    }
+    scene = std::move(parsed.value());
+    scene.model.settings.formulation = formulation;
+    data = sim::MakeData(scene.model, scene.initial);
+    for (int n = 0; n < 1500; ++n) {
+      const sim::StepReport& report = sim::Step(scene.model, data);
+      if (report.status != LcpStatus::kSolved) {
+        ADD_FAILURE() << "step " << n << ": " << report.message;
+        return;
+      }
+      highest = std::max(highest, data.state.q[watched]);
+    }
+    ok = true;
+  }
+};
+
 TEST_P(JointClosedForm, ArmRestsOnItsLimitWhichCarriesGravitysTorque) {
   const std::string text = R"(coulomb: 1
 time_step: 0.001
@@ -102,21 +130,13 @@ bodies:
   - {name: arm, joint: revolute, axis: [0, 1, 0], lower: -0.5, upper: 0.5, mass: 1.0,
      inertia: [0.01, 0.01, 0.01], com: [0.3, 0, 0], shapes: [{type: sphere, radius: 0.05}]}
 )";
-  Expected<sim::Scene> scene = io::ParseScene(text, "limit.yaml", ".");
-  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  scene.value().model.settings.formulation = GetParam();
-  const sim::Model& model = scene.value().model;
-  sim::Data data = sim::MakeData(model, scene.value().initial);
+  LimitRun run(text, GetParam(), 0);
+  ASSERT_TRUE(run.ok);
+  const sim::Model& model = run.scene.model;
+  sim::Data& data = run.data;
   // Gravity −z on the mass at +x, about +y: the arm turns toward positive q (x → −z).
-  double highest = 0;
-  const int steps = 1500;
-  for (int n = 0; n < steps; ++n) {
-    const sim::StepReport& report = sim::Step(model, data);
-    ASSERT_TRUE(report.status == LcpStatus::kSolved) << "step " << n << ": " << report.message;
-    highest = std::max(highest, data.state.q[0]);
-  }
   constexpr double kUpper = 0.5, kTolerance = 2e-3;  // rad
-  EXPECT_LT(highest, kUpper + kTolerance);
+  EXPECT_LT(run.highest, kUpper + kTolerance);
   EXPECT_NEAR(data.state.q[0], kUpper, kTolerance);
   EXPECT_LT(std::abs(data.state.v[0]), 1e-3);
   if (model.settings.formulation->supports.joint_limits) return;  // SAP: no limit contacts
@@ -139,19 +159,12 @@ bodies:
 constraints:
   - {type: coupler, joint: arm, mimics: leader, multiplier: 1, offset: 0}
 )";
-  Expected<sim::Scene> scene = io::ParseScene(text, "mimic_limit.yaml", ".");
-  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  scene.value().model.settings.formulation = GetParam();
-  const sim::Model& model = scene.value().model;
-  sim::Data data = sim::MakeData(model, scene.value().initial);
-  double highest = 0;
-  for (int n = 0; n < 1500; ++n) {
-    const sim::StepReport& report = sim::Step(model, data);
-    ASSERT_TRUE(report.status == LcpStatus::kSolved) << "step " << n << ": " << report.message;
-    highest = std::max(highest, data.state.q[1]);
-  }
+  LimitRun run(text, GetParam(), 1);
+  ASSERT_TRUE(run.ok);
+  const sim::Model& model = run.scene.model;
+  sim::Data& data = run.data;
   constexpr double kUpper = 0.4, kTolerance = 2e-3;  // rad
-  EXPECT_LT(highest, kUpper + kTolerance);
+  EXPECT_LT(run.highest, kUpper + kTolerance);
   EXPECT_NEAR(data.state.q[0], kUpper, kTolerance);
   EXPECT_NEAR(data.state.q[1], kUpper, kTolerance);
   if (model.settings.formulation->supports.joint_limits) return;
