@@ -1,7 +1,9 @@
 // `coulomb sweep` as a user meets it: the same table whatever the schedule (threads, MPI ranks),
-// a killed sweep resumed without running anything twice, failed runs recorded with their reason,
-// bad sweep files named with file, line and key, and results never overwritten without asking.
+// a killed sweep (or one MPI rank of it) resumed without running anything twice, failed runs
+// recorded with their reason, bad sweep files named with file, line and key, and results never
+// overwritten without asking.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -225,6 +227,104 @@ TEST(SweepCli, AKilledSweepResumesWithTheSameTableAndNoRunTwice) {
   r = RunCli("sweep " + file + " --quiet --resume --out " + killed.string());
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("0 now, 40 before"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+// Runs in a journal that may be half-written: its complete lines after the header.
+int FinishedRows(const fs::path& journal) {
+  std::ifstream in(journal);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  return std::max(0, static_cast<int>(std::count(text.begin(), text.end(), '\n')) - 1);
+}
+
+// The pid of the `coulomb` process that is MPI rank `rank` of a job writing to `out` (its
+// environment names the rank, its command line the folder), or 0.
+pid_t FindRank(int rank, const std::string& out) {
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmdline(entry.path() / "cmdline"), environment(entry.path() / "environ");
+    const std::string command((std::istreambuf_iterator<char>(cmdline)), {});
+    const std::string variables((std::istreambuf_iterator<char>(environment)), {});
+    if (command.find(out) != std::string::npos && command.find("mpirun") == std::string::npos &&
+        variables.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') !=
+            std::string::npos) {
+      return static_cast<pid_t>(std::stol(name));
+    }
+  }
+  return 0;
+}
+
+// A machine lost mid-sweep: SIGKILL one MPI rank (not the one writing the journal). OpenMPI
+// then ends the whole job, which must exit, not hang; the journal keeps every finished run and
+// `--resume`, on one process, runs only the rest, to the same table as one uninterrupted thread.
+TEST(SweepCli, ASweepWhoseMpiRankIsKilledResumesWithTheSameTable) {
+  if (!HaveMpirun()) GTEST_SKIP() << "mpirun or an MPI build of coulomb is missing";
+  const fs::path dir = FreshDir("rank_killed");
+  // 40 runs of 10 s of the incline: a few seconds on two ranks, so one dies part-way.
+  const std::string file =
+      WriteFile(dir / "long.yaml",
+                "coulomb_sweep: 1\n"
+                "scene: " +
+                    kScenes +
+                    "/incline.yaml\n"
+                    "set: {duration: 10.0}\n"
+                    "parameters:\n"
+                    "  friction: {linspace: [0.1, 0.8, 8]}\n"
+                    "  formulation: [velocity-lcp, cone, sap, trinkle, velocity-lcp]\n"
+                    "metrics: [displacement.cube, position.cube]\n");
+  const fs::path killed = dir / "killed";
+  Mpirun(2);  // its environment: root allowed, oversubscription
+  std::string cli = coulomb::testing::CliPath();
+  std::vector<std::string> args = {"mpirun",    "-np",   "2",     "--oversubscribe",
+                                   cli,         "sweep", file,    "--quiet",
+                                   "--threads", "1",     "--out", killed.string()};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t mpirun = 0;
+  posix_spawn_file_actions_t output;  // OpenMPI's report of the dead rank goes to a log
+  posix_spawn_file_actions_init(&output);
+  const std::string log = (dir / "mpirun.log").string();
+  posix_spawn_file_actions_addopen(&output, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&output, 1, 2);
+  const int spawned = posix_spawnp(&mpirun, "mpirun", &output, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&output);
+  ASSERT_EQ(spawned, 0);
+  int rows = 0;
+  pid_t rank1 = 0;
+  for (int wait = 0; wait < 6000 && (rows < 3 || rank1 == 0); ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    rows = FinishedRows(killed / "runs.csv");
+    rank1 = FindRank(1, killed.string());
+  }
+  ASSERT_NE(rank1, 0) << "rank 1 never started";
+  ASSERT_EQ(kill(rank1, SIGKILL), 0);
+  int status = 0;
+  pid_t ended = 0;
+  for (int wait = 0; wait < 6000 && ended == 0; ++wait) {  // up to 60 s
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ended = waitpid(mpirun, &status, WNOHANG);
+  }
+  if (ended == 0) {
+    kill(mpirun, SIGKILL);
+    waitpid(mpirun, &status, 0);
+    FAIL() << "mpirun still ran 60 s after rank 1 was killed";
+  }
+  EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the job reported success";
+  const int before = FinishedRows(killed / "runs.csv");  // a torn last line is --resume's to trim
+  ASSERT_GE(before, 3);
+  ASSERT_LT(before, 40) << "the sweep finished before its rank was killed";
+  auto r = RunCli("sweep " + file + " --quiet --resume --threads 2 --out " + killed.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(std::to_string(40 - before) + " now, " + std::to_string(before) + " before"),
+            std::string::npos)
+      << r.out;
+  const Table resumed = ReadTable(killed / "results.csv");
+  EXPECT_EQ(resumed.lines, 40);  // each run once
+  r = RunCli("sweep " + file + " --quiet --threads 1 --out " + (dir / "whole").string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(resumed.rows, ReadTable(dir / "whole" / "results.csv").rows);  // hashes included
   fs::remove_all(dir);
 }
 
