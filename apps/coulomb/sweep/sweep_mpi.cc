@@ -1,5 +1,6 @@
 #include "apps/coulomb/sweep/sweep_mpi.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -33,9 +34,16 @@ void SendText(const std::string& text, int to, int tag) {
   MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD);
 }
 
+// Polled, not MPI_Probe: OpenMPI's blocking probe spins a core, which on a machine with as many
+// ranks as cores is the core rank 0's own runs need (2 ranks on 2 cores did 1.03× one rank's work
+// with the blocking probe).
 std::string ReceiveText(int from, int tag, int* source) {
   MPI_Status status;
-  MPI_Probe(from, tag, MPI_COMM_WORLD, &status);
+  for (int pending = 0;;) {
+    MPI_Iprobe(from, tag, MPI_COMM_WORLD, &pending, &status);
+    if (pending != 0) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
   int count = 0;
   MPI_Get_count(&status, MPI_CHAR, &count);
   std::string text(static_cast<std::size_t>(count), '\0');
@@ -82,7 +90,7 @@ void ServeOtherRanks(const MpiSession& session, WorkQueue& queue,
     int pending = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, kTagRequest, MPI_COMM_WORLD, &pending, MPI_STATUS_IGNORE);
     if (pending == 0) {  // poll gently: this thread shares the cores with the workers
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
       continue;
     }
     int source = 0;
@@ -114,17 +122,21 @@ void ServeOtherRanks(const MpiSession& session, WorkQueue& queue,
 
 void WorkForRankZero(const MpiSession& /*session*/, int threads, WorkQueue& queue,
                      Outbox& finished) {
+  // Runs held at once: four times the threads, so a thread that finishes finds the next run queued
+  // instead of waiting a round trip to rank 0 (short runs of ~1 ms are as long as that trip).
+  // Which rank runs which index never changes a run's result, only the schedule.
+  const int depth = 4 * threads;
   int outstanding = 0;
   bool no_more = false;
   std::vector<std::string> unsent;
   while (true) {
     for (std::optional<std::string>& row : finished.Take(std::chrono::milliseconds(
-             outstanding > 0 && (no_more || outstanding == threads) ? 50 : 0))) {
+             outstanding > 0 && (no_more || outstanding >= depth) ? 50 : 0))) {
       --outstanding;
       if (row) unsent.push_back(std::move(*row));
     }
     const bool last = no_more && outstanding == 0;
-    const int want = no_more ? 0 : threads - outstanding;
+    const int want = no_more ? 0 : depth - outstanding;
     if (!last && want == 0 && unsent.empty()) continue;
     std::string request = std::to_string(want) + " " + (last ? "1" : "0") + "\n";
     for (const std::string& row : unsent) request += row + "\n";
