@@ -37,6 +37,11 @@ CLI::App* AddSolveCommand(CLI::App& app, coulomb::app::SolveOptions& solve) {
                    "acceptance threshold (LCP certificate, default 1e-10; cone: "
                    "ABH error, default 1e-8)")
       ->capture_default_str();
+  solve_cmd
+      ->add_option("--time-limit", solve.time_limit,
+                   "frictional contact: wall-time budget per solve, s; the best answer so far "
+                   "is returned as time_limit when it runs out")
+      ->capture_default_str();
   return solve_cmd;
 }
 
@@ -145,8 +150,9 @@ CLI::App* AddPeersCommand(CLI::App& bench, coulomb::peers::PeersBenchOptions& pe
   peers_cmd->add_option("--tolerance", peers.tolerance, "problems: ABH error to reach")
       ->check(CLI::Range(1e-16, 1.0))
       ->capture_default_str();
-  peers_cmd->add_option("--out", peers.out,
-                        "also write peers.md, peers.json, fc3d_profile.svg and scenes.svg into this directory");
+  peers_cmd->add_option(
+      "--out", peers.out,
+      "also write peers.md, peers.json, fc3d_profile.svg and scenes.svg into this directory");
   peers_cmd->add_flag("--force", peers.force, "replace those files if they exist");
   return peers_cmd;
 }

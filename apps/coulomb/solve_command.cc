@@ -41,6 +41,7 @@ int RunSolveFrictionContact(const SolveOptions& options) {
   }
   ConeSolverSettings settings;
   if (options.tolerance > 0) settings.tolerance = options.tolerance;
+  settings.time_limit = options.time_limit;
   if (!options.json) fmt::print("{}", FormatConeTableHeader(problem.value()));
   bool any_solved = false;
   for (const ConeSolverKind kind : kinds) {
@@ -58,6 +59,10 @@ int RunSolveFrictionContact(const SolveOptions& options) {
 int RunSolve(const SolveOptions& options) {
   if (!(options.tolerance >= 0 && options.tolerance < 1)) {
     fmt::print(stderr, "error: --tolerance: {} is not in (0, 1)\n", options.tolerance);
+    return 2;
+  }
+  if (!(options.time_limit > 0)) {  // +inf is allowed: no budget
+    fmt::print(stderr, "error: --time-limit: {} s must be > 0\n", options.time_limit);
     return 2;
   }
   if (DetectProblemFileKind(options.file) == ProblemFileKind::kFrictionContact) {

@@ -15,6 +15,9 @@ struct SolveOptions {
   // Acceptance threshold: the LCP certificate (default 1e-10) or the cone solvers' ABH error
   // (default 1e-8); 0 means the default of the problem kind.
   double tolerance = 0;
+  // Frictional contact: wall-time budget of each solver's solve, s. When it runs out the solver
+  // returns its best answer with status time_limit and its error (exit 1).
+  double time_limit = 10;
 };
 
 // Exit codes: 0 certified answer (by at least one solver with "all"), 1 not solved (the reason

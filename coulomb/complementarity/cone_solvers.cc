@@ -1,6 +1,9 @@
 #include "coulomb/complementarity/cone_solvers.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "coulomb/base/name_table.h"
@@ -37,7 +40,7 @@ FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
   int iterations = best.iterations;
   double seconds = best.seconds;
   const Eigen::VectorXd leashed_end = best.r;
-  for (int attempt = 0; attempt < 2 && !best.solved(); ++attempt) {
+  for (int attempt = 0; attempt < 2 && !best.solved() && !newton.deadline.Passed(); ++attempt) {
     FrictionContactResult more =
         SolveNonsmoothNewton(problem, newton, attempt == 0 ? warm_start : leashed_end, workspace);
     iterations += more.iterations;
@@ -113,7 +116,9 @@ void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSetti
   best.solver = newton_first ? "portfolio/ppa" : "portfolio/nsgs";
   int iterations = probe_iterations + best.iterations;
   double seconds = probe_seconds + best.seconds;
-  for (int stage = 0; stage < 2 && !best.solved() && best.status != LcpStatus::kBadInput; ++stage) {
+  for (int stage = 0; stage < 2 && !best.solved() && best.status != LcpStatus::kBadInput &&
+                      !newton.deadline.Passed();
+       ++stage) {
     const bool newton_stage = (stage == 0) != newton_first;
     FrictionContactResult next;
     if (newton_stage && !newton_first) {
@@ -129,6 +134,11 @@ void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSetti
   }
   best.iterations = iterations;
   best.seconds = seconds;
+  if (!best.solved() && best.status != LcpStatus::kBadInput && newton.deadline.Passed()) {
+    best.status = LcpStatus::kTimeLimit;
+    best.message = fmt::format("time limit of {:g} s reached; best error {:.3g} > {:.3g}",
+                               settings.time_limit, best.error, settings.tolerance);
+  }
 }
 
 }  // namespace
@@ -161,6 +171,9 @@ void SolveFrictionContact(const FrictionContactProblem& problem, ConeSolverKind 
   nsgs.tolerance = settings.tolerance;
   NonsmoothNewtonParams newton = settings.newton;
   newton.tolerance = settings.tolerance;
+  if (std::isfinite(settings.time_limit)) {
+    nsgs.deadline = newton.deadline = Deadline::After(settings.time_limit);
+  }
   switch (kind) {
     case ConeSolverKind::kNsgs:
       result = SolveNsgs(problem, nsgs, warm_start);

@@ -1,6 +1,7 @@
 #pragma once
 // One entry point for the frictional contact (cone) solvers, selected by name.
 
+#include <cmath>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,10 @@ struct ConeSolverSettings {
   // takes several factorizations. 0 turns a probe off.
   int portfolio_warm_sweeps = 0;
   int portfolio_warm_newton = 0;
+  // Wall-time budget of one solve, s (+∞: none, the default for time stepping, which must stay
+  // deterministic). When it runs out every solver returns its best iterate so far with status
+  // time_limit and its error; `coulomb solve` gives each solve 10 s unless --time-limit says.
+  double time_limit = INFINITY;
 };
 
 // `workspace`, when given, carries Newton's block system from call to call (nonsmooth_newton.h).

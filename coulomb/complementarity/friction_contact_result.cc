@@ -22,6 +22,8 @@ void SetFrictionContactAnswer(const FrictionContactProblem& problem, const Eigen
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
+  } else if (status == LcpStatus::kTimeLimit && result.error <= tolerance) {
+    result.status = LcpStatus::kSolved;  // out of time, but already there
   } else if (status == LcpStatus::kSolved && !(result.error <= tolerance)) {
     result.status = LcpStatus::kInaccurate;
     result.message =

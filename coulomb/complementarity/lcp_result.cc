@@ -26,6 +26,8 @@ std::string_view ToString(LcpStatus status) {
       return "not_applicable";
     case LcpStatus::kBadInput:
       return "bad_input";
+    case LcpStatus::kTimeLimit:
+      return "time_limit";
   }
   return "unknown";
 }

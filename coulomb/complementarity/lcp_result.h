@@ -20,6 +20,7 @@ enum class LcpStatus {
   kNoSolution,               // proven: enumeration of every complementary basis found none
   kNotApplicable,            // the solver's preconditions fail (e.g. PGS with M_ii <= 0)
   kBadInput,                 // malformed problem (non-square, NaN, ...)
+  kTimeLimit,                // the wall-time budget ran out first; the best iterate is returned
 };
 
 // Stable snake_case names, used in JSON output and tests ("solved", "secondary_ray", ...).

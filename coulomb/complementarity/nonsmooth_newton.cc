@@ -81,7 +81,7 @@ void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen:
 // the iterations used. Its vectors live in `ws`.
 int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
                 const Eigen::VectorXd& mu, double tolerance, int max_iterations,
-                NonsmoothNewtonWorkspace& ws) {
+                const Deadline& deadline, NonsmoothNewtonWorkspace& ws) {
   AlartCurnierWeights(W, shift, ws.rho);
   const AlartCurnierProblem problem{&W, shift, &q, &mu, &ws.rho, &ws.u};
   const double scale = std::max(q.norm(), 1e-300);
@@ -93,7 +93,7 @@ int NewtonSolve(ContactBlockSystem& W, double shift, const Eigen::VectorXd& q,
   int iteration = 0;
   for (; iteration < max_iterations; ++iteration) {
     const double merit = 0.5 * G.squaredNorm();
-    if (std::sqrt(2 * merit) <= 1e-2 * tolerance * scale) break;
+    if (std::sqrt(2 * merit) <= 1e-2 * tolerance * scale || deadline.Passed()) break;
     // Partial pivoting (dense) or the sparse LU. A singular Jacobian (sticking redundant
     // contacts: four corners of a box on a box) is shifted by 1e-9 I, a Levenberg–Marquardt
     // step (its rows are O(1): ρ = 1/W_ii); the line search below judges either. Full pivoting
@@ -211,8 +211,8 @@ void SolveNonsmoothNewton(const FrictionContactProblem& problem,
     r.setZero(3 * nc);
   }
   if (params.proximal <= 0) {
-    result.iterations =
-        NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance, params.max_iterations, ws);
+    result.iterations = NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance,
+                                    params.max_iterations, params.deadline, ws);
   } else {
     // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good.
     double wmax = 0;
@@ -220,14 +220,20 @@ void SolveNonsmoothNewton(const FrictionContactProblem& problem,
     double sigma = params.proximal * (wmax > 0 ? wmax : 1.0);
     for (int k = 0; k < params.max_proximal_iterations; ++k) {
       CertifyFrictionContact(problem, r, ws.certificate);
-      if (ws.certificate.error <= params.tolerance) break;
+      if (ws.certificate.error <= params.tolerance || params.deadline.Passed()) break;
       ws.q_k = problem.q - sigma * r;
-      result.iterations +=
-          NewtonSolve(W, sigma, ws.q_k, problem.mu, params.tolerance, params.max_iterations, ws);
+      result.iterations += NewtonSolve(W, sigma, ws.q_k, problem.mu, params.tolerance,
+                                       params.max_iterations, params.deadline, ws);
       sigma = std::max(0.5 * sigma, 1e-6 * wmax);  // keep some regularization
     }
   }
-  SetFrictionContactAnswer(problem, r, LcpStatus::kSolved, params.tolerance, result);
+  const bool out_of_time = params.deadline.Passed();
+  SetFrictionContactAnswer(problem, r, out_of_time ? LcpStatus::kTimeLimit : LcpStatus::kSolved,
+                           params.tolerance, result);
+  if (result.status == LcpStatus::kTimeLimit) {
+    result.message = fmt::format("time limit reached after {} Newton iterations with error {:.3g}",
+                                 result.iterations, result.error);
+  }
   result.seconds = clock.Seconds();
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "coulomb/base/deadline.h"
 #include "coulomb/complementarity/friction_contact_result.h"
 
 namespace coulomb {
@@ -23,6 +24,7 @@ struct NonsmoothNewtonParams {
   // Proximal weight σ relative to max diag(W); 0 turns the proximal loop off (plain NSN).
   double proximal = 0;
   int max_proximal_iterations = 200;
+  Deadline deadline;  // checked every Newton iteration: time_limit with the iterate so far
 };
 
 class ContactBlockSystem;

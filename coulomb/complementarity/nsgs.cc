@@ -63,9 +63,16 @@ FrictionContactResult SolveNsgs(const FrictionContactProblem& problem, const Nsg
       status = LcpStatus::kSolved;
       break;
     }
+    if (params.deadline.Passed()) {
+      status = LcpStatus::kTimeLimit;
+      break;
+    }
   }
   SetFrictionContactAnswer(problem, r, status, params.tolerance, result);
-  if (status == LcpStatus::kIterationLimit) {
+  if (result.status == LcpStatus::kTimeLimit) {
+    result.message = fmt::format("time limit reached after {} sweeps with error {:.3g} > {:.3g}",
+                                 result.iterations, result.error, params.tolerance);
+  } else if (status == LcpStatus::kIterationLimit) {
     result.message = fmt::format(
         "{} sweeps reached with error {:.3g} > {:.3g}; raise max_sweeps "
         "or use the nsn/ppa solver for tight tolerances",

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/base/deadline.h"
 #include "coulomb/complementarity/friction_contact_result.h"
 
 namespace coulomb {
@@ -15,6 +16,7 @@ struct NsgsParams {
   int max_sweeps = 2000;
   // Over-relaxation of each local update, in (0, 2); 1 is plain Gauss–Seidel.
   double relaxation = 1.0;
+  Deadline deadline;  // checked after every sweep: time_limit with the last sweep's impulses
 };
 
 // `warm_start` (3 n_c, or empty for zero) seeds the impulses.

@@ -125,6 +125,36 @@ TEST_P(ConeSolverTest, RankDeficientProblemsSolvedByPpaAndPortfolio) {
   RecordProperty("solved", solved);
 }
 
+// A budget far below what a hard problem needs (200 contacts on 60 DoFs, hyperstatic, at an
+// unreachable 1e-14): every solver stops at its first check after the budget with status
+// time_limit and the best iterate so far, whose error is what the certificate recomputed here
+// says, before its iteration cap.
+TEST_P(ConeSolverTest, ABudgetRunsOutWithTheBestIterateAndItsError) {
+  SplitMix64 rng(31);
+  const FrictionContactProblem p = RandomRigidProblem(rng, 200, 60, 0.0);
+  ConeSolverSettings settings;
+  settings.tolerance = 1e-14;
+  settings.time_limit = 1e-3;  // s
+  const FrictionContactResult r = SolveFrictionContact(p, GetParam(), settings);
+  EXPECT_EQ(r.status, LcpStatus::kTimeLimit) << r.message;
+  EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
+  ASSERT_TRUE(r.r.allFinite());
+  const double error = CertifyFrictionContact(p, r.r).error;
+  EXPECT_NEAR(error, r.error, 1e-12 + 1e-9 * error);
+  EXPECT_GT(error, settings.tolerance);
+  EXPECT_LT(r.iterations, settings.nsgs.max_sweeps);
+  // Without a budget the same call is no different from before: a function of its input.
+  settings.time_limit = INFINITY;
+  settings.nsgs.max_sweeps = 3;
+  settings.newton.max_iterations = 1;
+  settings.newton.max_proximal_iterations = 1;
+  settings.portfolio_nsgs_sweeps = 3;
+  const FrictionContactResult a = SolveFrictionContact(p, GetParam(), settings);
+  const FrictionContactResult b = SolveFrictionContact(p, GetParam(), settings);
+  EXPECT_NE(a.status, LcpStatus::kTimeLimit);
+  EXPECT_EQ(a.r, b.r);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, ConeSolverTest, ::testing::ValuesIn(AllConeSolverKinds()),
                          [](const auto& info) { return std::string(ToString(info.param)); });
 
