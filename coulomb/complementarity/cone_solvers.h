@@ -40,6 +40,12 @@ struct ConeSolverSettings {
   // takes several factorizations. 0 turns a probe off.
   int portfolio_warm_sweeps = 0;
   int portfolio_warm_newton = 0;
+  // Without a warm start (a problem solved on its own, as `coulomb solve` does), probes before
+  // the alternation: NSGS while its error's decay predicts at most portfolio_cold_sweeps more
+  // sweeps, else plain semismooth Newton, at most portfolio_cold_newton iterations
+  // (cone_solvers.cc, ColdProbes, says what each is measured to win). 0 turns them off.
+  int portfolio_cold_sweeps = 100;
+  int portfolio_cold_newton = 30;
   // Wall-time budget of one solve, s (+∞: none, the default for time stepping, which must stay
   // deterministic). When it runs out every solver returns its best iterate so far with status
   // time_limit and its error; `coulomb solve` gives each solve 10 s unless --time-limit says.

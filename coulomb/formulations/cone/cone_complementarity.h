@@ -30,6 +30,7 @@ struct ConeParams {
     s.portfolio_nsgs_sweeps = 50;
     s.portfolio_warm_sweeps = 40;  // from last step's answer: piles (pyramid: 5 sweeps)
     s.portfolio_warm_newton = 3;   // stacks, where NSGS stalls: one Newton step
+    s.portfolio_cold_newton = 0;   // a step always starts from the warm start's guess
     return s;
   }();
 };
