@@ -186,20 +186,22 @@ int KillAfterRows(const std::vector<std::string>& args, const fs::path& journal,
   return seen;
 }
 
+// 40 runs of the incline (8 values of μ × 5 formulation entries) of `duration` seconds each,
+// in dir/long.yaml.
+std::string LongInclineSweep(const fs::path& dir, const std::string& duration) {
+  return WriteFile(dir / "long.yaml", "coulomb_sweep: 1\nscene: " + kScenes +
+                                          "/incline.yaml\nset: {duration: " + duration +
+                                          "}\nparameters:\n"
+                                          "  friction: {linspace: [0.1, 0.8, 8]}\n"
+                                          "  formulation: [velocity-lcp, cone, sap, trinkle, "
+                                          "velocity-lcp]\n"
+                                          "metrics: [displacement.cube, position.cube]\n");
+}
+
 TEST(SweepCli, AKilledSweepResumesWithTheSameTableAndNoRunTwice) {
   const fs::path dir = FreshDir("resume");
   // 40 runs of 2 s of the incline (1-2 s in all): long enough to be killed part-way.
-  const std::string file =
-      WriteFile(dir / "long.yaml",
-                "coulomb_sweep: 1\n"
-                "scene: " +
-                    kScenes +
-                    "/incline.yaml\n"
-                    "set: {duration: 2.0}\n"
-                    "parameters:\n"
-                    "  friction: {linspace: [0.1, 0.8, 8]}\n"
-                    "  formulation: [velocity-lcp, cone, sap, trinkle, velocity-lcp]\n"
-                    "metrics: [displacement.cube, position.cube]\n");
+  const std::string file = LongInclineSweep(dir, "2.0");
   const fs::path killed = dir / "killed";
   const int seen =
       KillAfterRows({"sweep", file, "--quiet", "--threads", "2", "--out", killed.string()},
@@ -262,17 +264,7 @@ TEST(SweepCli, ASweepWhoseMpiRankIsKilledResumesWithTheSameTable) {
   if (!HaveMpirun()) GTEST_SKIP() << "mpirun or an MPI build of coulomb is missing";
   const fs::path dir = FreshDir("rank_killed");
   // 40 runs of 10 s of the incline: a few seconds on two ranks, so one dies part-way.
-  const std::string file =
-      WriteFile(dir / "long.yaml",
-                "coulomb_sweep: 1\n"
-                "scene: " +
-                    kScenes +
-                    "/incline.yaml\n"
-                    "set: {duration: 10.0}\n"
-                    "parameters:\n"
-                    "  friction: {linspace: [0.1, 0.8, 8]}\n"
-                    "  formulation: [velocity-lcp, cone, sap, trinkle, velocity-lcp]\n"
-                    "metrics: [displacement.cube, position.cube]\n");
+  const std::string file = LongInclineSweep(dir, "10.0");
   const fs::path killed = dir / "killed";
   Mpirun(2);  // its environment: root allowed, oversubscription
   std::string cli = coulomb::testing::CliPath();
