@@ -33,15 +33,18 @@ py::object& SceneErrorClass() {
   return *cls;
 }
 
-// An immutable scene: what Model stands for in `coulomb.load(...)`.
+// What `coulomb.load(...)` returns: the C++ sim::Model that Data and Step use, immutable and
+// shared by every Data made from it, and the scene around it (name, duration, initial state,
+// settings as the file gave them).
 struct Model {
   std::shared_ptr<const sim::Scene> scene;
+  std::shared_ptr<const sim::Model> model;  // scene->model, sharing the scene's ownership
 };
 
 // A run of a Model: the C++ sim::Data (state, clock, caches, workspaces, last report) and the
 // generalized forces a controller writes between steps.
 struct Data {
-  std::shared_ptr<const sim::Scene> scene;  // the Model this Data belongs to (kept alive)
+  std::shared_ptr<const sim::Model> model;  // the Model this Data belongs to (kept alive)
   sim::Data data;
   Eigen::VectorXd tau;  // nv: generalized forces added to the actuators' at every step
   // Held while a call changes `data` with the GIL released: a second thread stepping the same
@@ -76,14 +79,15 @@ Model Load(const std::string& path, const std::vector<std::string>& overrides) {
   if (std::string defect = sim::ValidateScene(scene); !defect.empty()) {
     throw SceneFailure{path + ": " + defect, path, "", 0};
   }
-  return Model{std::make_shared<const sim::Scene>(std::move(scene))};
+  auto shared = std::make_shared<const sim::Scene>(std::move(scene));
+  return Model{shared, std::shared_ptr<const sim::Model>(shared, &shared->model)};
 }
 
 Data MakeData(const Model& model) {
   Data d;
-  d.scene = model.scene;
-  d.data = sim::MakeData(model.scene->model, model.scene->initial);
-  d.tau = Eigen::VectorXd::Zero(model.scene->model.multibody.nv);
+  d.model = model.model;
+  d.data = sim::MakeData(*model.model, model.scene->initial);
+  d.tau = Eigen::VectorXd::Zero(model.model->multibody.nv);
   return d;
 }
 
@@ -96,7 +100,7 @@ py::array_t<double> View(Eigen::VectorXd& values, const py::object& owner) {
 // A deformable body's vertex positions or velocities as an (n, 3) view of the 3 × n storage.
 py::array_t<double> VertexView(const py::object& self, const std::string& name, bool velocities) {
   Data& d = self.cast<Data&>();
-  const std::vector<fem::FemBody>& bodies = d.scene->model.deformables.bodies;
+  const std::vector<fem::FemBody>& bodies = d.model->deformables.bodies;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (bodies[i].name != name) continue;
     Eigen::Matrix3Xd& m =
@@ -110,14 +114,14 @@ py::array_t<double> VertexView(const py::object& self, const std::string& name, 
 
 // n steps; the per-step reports as NumPy arrays. Stops at a non-finite state (coulomb.StepError).
 py::dict StepN(const Model& model, Data& d, long long n) {
-  if (d.scene != model.scene) {
+  if (d.model != model.model) {
     throw py::value_error("this Data was made by another Model (use model.make_data())");
   }
   if (n < 0) throw py::value_error("n must be >= 0");
-  const sim::Scene& scene = *model.scene;
+  const sim::Model& sim_model = *model.model;
   const std::unique_lock<std::mutex> claimed = Claim(d);
   // What Python wrote into the views since the last step, checked before it can spread NaN.
-  if (std::string defect = sim::ValidateState(scene.model, d.data.state); !defect.empty()) {
+  if (std::string defect = sim::ValidateState(sim_model, d.data.state); !defect.empty()) {
     throw py::value_error("data: " + defect);
   }
   if (std::string bad = sim::FirstNonFinite(d.tau, "tau"); !bad.empty()) {
@@ -138,7 +142,7 @@ py::dict StepN(const Model& model, Data& d, long long n) {
   {
     py::gil_scoped_release release;
     for (; done < n; ++done) {
-      const sim::StepReport& r = sim::Step(scene.model, d.data, &d.tau);
+      const sim::StepReport& r = sim::Step(sim_model, d.data, &d.tau);
       status[done] = std::string(ToString(r.status));
       message[done] = r.message;
       it(done) = r.iterations;
@@ -211,19 +215,18 @@ py::dict Contacts(const Data& d) {
 
 // World pose of a body in the current state: (position, 3 × 3 rotation).
 std::pair<Eigen::Vector3d, Eigen::Matrix3d> BodyPose(Data& d, const std::string& name) {
-  const sim::Scene& scene = *d.scene;
-  const int body = scene.model.multibody.FindBody(name);
+  const multibody::Model& multibody = d.model->multibody;
+  const int body = multibody.FindBody(name);
   if (body < 0) throw py::key_error("no body named '" + name + "'");
   const std::unique_lock<std::mutex> claimed = Claim(d);
-  multibody::CalcForwardKinematics(scene.model.multibody, d.data.multibody, d.data.state.q,
-                                   d.data.state.v);
+  multibody::CalcForwardKinematics(multibody, d.data.multibody, d.data.state.q, d.data.state.v);
   const math::Transform& X = d.data.multibody.X_world[body];
   return {X.p, X.R};
 }
 
 // Where a joint's coordinates sit in q and v (for controllers writing data.tau).
 py::dict Joint(const Model& model, const std::string& name) {
-  const multibody::Model& m = model.scene->model.multibody;
+  const multibody::Model& m = model.model->multibody;
   for (const multibody::Body& b : m.bodies) {
     if (b.joint_name != name) continue;
     py::dict out;
@@ -240,7 +243,7 @@ py::dict Joint(const Model& model, const std::string& name) {
 
 std::vector<std::string> BodyNames(const Model& model) {
   std::vector<std::string> names;
-  for (const multibody::Body& b : model.scene->model.multibody.bodies) names.push_back(b.name);
+  for (const multibody::Body& b : model.model->multibody.bodies) names.push_back(b.name);
   return names;
 }
 
@@ -279,17 +282,17 @@ void RegisterErrors(py::module_& m) {
 }
 
 void RegisterModel(py::module_& m) {
-  py::class_<Model>(m, "Model", "A scene read from its file, immutable.")
+  py::class_<Model>(m, "Model",
+                    "A scene read from its file: the immutable C++ sim::Model that every Data made "
+                    "from it steps, with the scene's name, duration and initial state.")
       .def_property_readonly(
           "name", [](const Model& model) { return model.scene->name; }, "scene name")
       .def_property_readonly(
-          "nq", [](const Model& model) { return model.scene->model.multibody.nq; },
-          "configuration size")
+          "nq", [](const Model& model) { return model.model->multibody.nq; }, "configuration size")
       .def_property_readonly(
-          "nv", [](const Model& model) { return model.scene->model.multibody.nv; }, "velocity size")
+          "nv", [](const Model& model) { return model.model->multibody.nv; }, "velocity size")
       .def_property_readonly(
-          "time_step", [](const Model& model) { return model.scene->model.time_step; },
-          "time step δt, s")
+          "time_step", [](const Model& model) { return model.model->time_step; }, "time step δt, s")
       .def_property_readonly(
           "duration", [](const Model& model) { return model.scene->duration; },
           "the scene's simulated time, s")
@@ -298,9 +301,7 @@ void RegisterModel(py::module_& m) {
           "steps in the scene's duration")
       .def_property_readonly(
           "formulation",
-          [](const Model& model) {
-            return std::string(model.scene->model.settings.formulation->name);
-          },
+          [](const Model& model) { return std::string(model.model->settings.formulation->name); },
           "time-stepping formulation")
       .def_property_readonly(
           "solver",
@@ -314,8 +315,7 @@ void RegisterModel(py::module_& m) {
           "deformable_names",
           [](const Model& model) {
             std::vector<std::string> names;
-            for (const fem::FemBody& b : model.scene->model.deformables.bodies)
-              names.push_back(b.name);
+            for (const fem::FemBody& b : model.model->deformables.bodies) names.push_back(b.name);
             return names;
           },
           "names of the deformable (FEM) bodies")
