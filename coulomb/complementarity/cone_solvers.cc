@@ -53,6 +53,55 @@ FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
   return best;
 }
 
+// What probes before the portfolio's alternation cost, summed into its result.
+struct ProbeCost {
+  int iterations = 0;
+  double seconds = 0;
+};
+
+// Time stepping: cheap probes from last step's answer before the full alternation. Small
+// problems skip them: PPA from the warm start costs microseconds there and lands on the answer to
+// rounding (sliding friction aligned with the slip to 1e-15, where NSGS or a short Newton run
+// stopped at the tolerance leaves ~1e-6). True, with the answer in `best`, if a probe solved it.
+bool WarmProbes(const FrictionContactProblem& problem, const ConeSolverSettings& settings,
+                const NsgsParams& nsgs, const NonsmoothNewtonParams& newton,
+                const Eigen::VectorXd& warm_start, NonsmoothNewtonWorkspace* workspace,
+                ProbeCost& cost, FrictionContactResult& best) {
+  if (3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) return false;
+  Eigen::VectorXd from = warm_start;
+  double from_error = CertifyFrictionContact(problem, warm_start).error;
+  const auto probe = [&](FrictionContactResult quick, const char* name) {
+    quick.solver = name;
+    cost.iterations += quick.iterations;
+    cost.seconds += quick.seconds;
+    if (quick.error < from_error) from = quick.r, from_error = quick.error;
+    return quick;
+  };
+  if (settings.portfolio_warm_sweeps > 0) {
+    NsgsParams sweeps = nsgs;
+    sweeps.max_sweeps = settings.portfolio_warm_sweeps;
+    FrictionContactResult quick = probe(SolveNsgs(problem, sweeps, from), "portfolio/nsgs");
+    if (quick.solved() || quick.status == LcpStatus::kBadInput) {
+      best = std::move(quick);
+      return true;
+    }
+  }
+  if (settings.portfolio_warm_newton > 0) {
+    NonsmoothNewtonParams steps = newton;
+    steps.proximal = 0;
+    steps.max_iterations = settings.portfolio_warm_newton;
+    FrictionContactResult quick =
+        probe(SolveNonsmoothNewton(problem, steps, from, workspace), "portfolio/nsn");
+    if (quick.solved()) {
+      quick.iterations = cost.iterations;
+      quick.seconds = cost.seconds;
+      best = std::move(quick);
+      return true;
+    }
+  }
+  return false;
+}
+
 // A problem without a warm start (`coulomb solve`): four NSGS sweeps solve the trivial ones.
 // Small problems (dense Newton, ≤ ContactBlockSystem::kDenseRows rows) then go to plain Newton,
 // whose iterations cost a few µs there (the Rovers: 5 iterations, 19 µs, against NSGS's 15
@@ -60,19 +109,17 @@ FrictionContactResult PpaAfterNsgs(const FrictionContactProblem& problem,
 // predicts it done within portfolio_cold_sweeps in all (Confeti-ex13: 45 sweeps, 1.1 ms, where
 // Newton takes 5.8 ms), and switch to Newton as soon as it does not (FCLib's OneObject and
 // Spheres, where NSGS needs 955 sweeps or never gets there and Newton 6–22 iterations). True,
-// with the answer in `best`, if a probe solved the problem; the probes' cost is in `best`.
+// with the answer in `best`, if a probe solved the problem; their cost is in `cost` either way.
 bool ColdProbes(const FrictionContactProblem& problem, const ConeSolverSettings& settings,
                 NsgsParams nsgs, NonsmoothNewtonParams newton, NonsmoothNewtonWorkspace* workspace,
-                FrictionContactResult& best) {
-  int iterations = 0;
-  double seconds = 0;
+                ProbeCost& cost, FrictionContactResult& best) {
   const auto take = [&](FrictionContactResult next, const char* name) {
-    iterations += next.iterations;
-    seconds += next.seconds;
+    cost.iterations += next.iterations;
+    cost.seconds += next.seconds;
     best = std::move(next);
     best.solver = name;
-    best.iterations = iterations;
-    best.seconds = seconds;
+    best.iterations = cost.iterations;
+    best.seconds = cost.seconds;
     return best.solved() || best.status == LcpStatus::kBadInput;
   };
   nsgs.max_sweeps = 4;
@@ -108,50 +155,15 @@ void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSetti
     return;
   }
   newton.proximal = settings.proximal;
-  // Time stepping: cheap probes from last step's answer before the full alternation.
-  int probe_iterations = 0;
-  double probe_seconds = 0;
-  // Small problems skip them: PPA from the warm start costs microseconds there and lands on the
-  // answer to rounding (sliding friction aligned with the slip to 1e-15, where NSGS or a short
-  // Newton run stopped at the tolerance leaves ~1e-6).
-  if (warm_start.size() == problem.q.size() &&
-      3 * problem.num_contacts() > ContactBlockSystem::kDenseRows) {
-    Eigen::VectorXd from = warm_start;
-    double from_error = CertifyFrictionContact(problem, warm_start).error;
-    const auto probe = [&](FrictionContactResult quick, const char* name) {
-      quick.solver = name;
-      probe_iterations += quick.iterations;
-      probe_seconds += quick.seconds;
-      if (quick.error < from_error) from = quick.r, from_error = quick.error;
-      return quick;
-    };
-    if (settings.portfolio_warm_sweeps > 0) {
-      NsgsParams sweeps = nsgs;
-      sweeps.max_sweeps = settings.portfolio_warm_sweeps;
-      FrictionContactResult quick = probe(SolveNsgs(problem, sweeps, from), "portfolio/nsgs");
-      if (quick.solved() || quick.status == LcpStatus::kBadInput) {
-        best = std::move(quick);
-        return;
-      }
-    }
-    if (settings.portfolio_warm_newton > 0) {
-      NonsmoothNewtonParams steps = newton;
-      steps.proximal = 0;
-      steps.max_iterations = settings.portfolio_warm_newton;
-      FrictionContactResult quick =
-          probe(SolveNonsmoothNewton(problem, steps, from, workspace), "portfolio/nsn");
-      if (quick.solved()) {
-        quick.iterations = probe_iterations;
-        quick.seconds = probe_seconds;
-        best = std::move(quick);
-        return;
-      }
-    }
-  }
-  if (warm_start.size() != problem.q.size() && settings.portfolio_cold_newton > 0 &&
-      ColdProbes(problem, settings, nsgs, newton, workspace, best)) {
+  ProbeCost probes;
+  if (warm_start.size() == problem.q.size()
+          ? WarmProbes(problem, settings, nsgs, newton, warm_start, workspace, probes, best)
+          : settings.portfolio_cold_newton > 0 &&
+                ColdProbes(problem, settings, nsgs, newton, workspace, probes, best)) {
     return;
   }
+  const int probe_iterations = probes.iterations;
+  const double probe_seconds = probes.seconds;
   nsgs.max_sweeps = std::min(nsgs.max_sweeps, settings.portfolio_nsgs_sweeps);
   // Alternate: PPA, NSGS from its answer, PPA again (NSGS moves the iterate out of the
   // neighbourhood where a stalled Newton line search was stuck).

@@ -198,6 +198,23 @@ std::string LongInclineSweep(const fs::path& dir, const std::string& duration) {
                                           "metrics: [displacement.cube, position.cube]\n");
 }
 
+// `--resume` (with `flags`) on the 40-run sweep `file` killed in `killed` after `before` runs
+// runs only the rest, each run once, to the table of one uninterrupted thread (written to
+// `whole`), state hashes included.
+void ExpectResumeCompletes(const std::string& file, const fs::path& killed, int before,
+                           const std::string& flags, const fs::path& whole) {
+  auto r = RunCli("sweep " + file + " --quiet --resume" + flags + " --out " + killed.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(std::to_string(40 - before) + " now, " + std::to_string(before) + " before"),
+            std::string::npos)
+      << r.out;
+  const Table resumed = ReadTable(killed / "results.csv");
+  EXPECT_EQ(resumed.lines, 40);  // each run once
+  r = RunCli("sweep " + file + " --quiet --threads 1 --out " + whole.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(resumed.rows, ReadTable(whole / "results.csv").rows);
+}
+
 TEST(SweepCli, AKilledSweepResumesWithTheSameTableAndNoRunTwice) {
   const fs::path dir = FreshDir("resume");
   // 40 runs of 2 s of the incline (1-2 s in all): long enough to be killed part-way.
@@ -214,17 +231,8 @@ TEST(SweepCli, AKilledSweepResumesWithTheSameTableAndNoRunTwice) {
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("--resume"), std::string::npos) << r.out;
   EXPECT_EQ(ReadTable(killed / "runs.csv").lines, before);
-  r = RunCli("sweep " + file + " --quiet --resume --out " + killed.string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find(std::to_string(40 - before) + " now, " + std::to_string(before) + " before"),
-            std::string::npos)
-      << r.out;
-  const Table resumed = ReadTable(killed / "results.csv");
-  EXPECT_EQ(resumed.lines, 40);  // each run once
+  ExpectResumeCompletes(file, killed, before, "", dir / "whole");
   EXPECT_EQ(ReadTable(killed / "runs.csv").lines, 40);
-  r = RunCli("sweep " + file + " --quiet --threads 1 --out " + (dir / "whole").string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_EQ(resumed.rows, ReadTable(dir / "whole" / "results.csv").rows);
   // Resuming a finished sweep runs nothing; --force starts again.
   r = RunCli("sweep " + file + " --quiet --resume --out " + killed.string());
   EXPECT_EQ(r.exit_code, 0) << r.out;
@@ -307,16 +315,7 @@ TEST(SweepCli, ASweepWhoseMpiRankIsKilledResumesWithTheSameTable) {
   const int before = FinishedRows(killed / "runs.csv");  // a torn last line is --resume's to trim
   ASSERT_GE(before, 3);
   ASSERT_LT(before, 40) << "the sweep finished before its rank was killed";
-  auto r = RunCli("sweep " + file + " --quiet --resume --threads 2 --out " + killed.string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find(std::to_string(40 - before) + " now, " + std::to_string(before) + " before"),
-            std::string::npos)
-      << r.out;
-  const Table resumed = ReadTable(killed / "results.csv");
-  EXPECT_EQ(resumed.lines, 40);  // each run once
-  r = RunCli("sweep " + file + " --quiet --threads 1 --out " + (dir / "whole").string());
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_EQ(resumed.rows, ReadTable(dir / "whole" / "results.csv").rows);  // hashes included
+  ExpectResumeCompletes(file, killed, before, " --threads 2", dir / "whole");
   fs::remove_all(dir);
 }
 
