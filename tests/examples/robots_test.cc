@@ -31,11 +31,6 @@ const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
      "certificate by 1.3e-10 against 1e-10 (the fingers' W entries are 10^6 the palm's)"},
     {{"ability_hand_drop", "cone"},
      "4 steps with fingers on their stops end at an error of 1.01e-6 against 1e-6"},
-    {{"panda_drop", "trinkle"},
-     "Lemke ends on a secondary ray at t = 1.165 s, joint 5 driven into its stop (resolved "
-     "impulsively)"},
-    {{"solo12_drop", "trinkle"},
-     "Lemke ends on a secondary ray at 6 contact changes (resolved impulsively)"},
 };
 
 TEST_P(RobotDrop, ComesToRestOnTheFloor) {

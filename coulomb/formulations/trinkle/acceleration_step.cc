@@ -84,6 +84,24 @@ void MakeLayout(const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
   }
 }
 
+// Lemke's processability is proven for copositive-plus M; a sliding contact's eq. (12) makes M
+// non-symmetric and can take that away, so its secondary ray proves nothing. A small LCP is then
+// decided by enumerating every complementary basis (as the portfolio does last): either a
+// solution Lemke missed (one of the Solo-12's six failed steps had one) or a proof that none
+// exists, which SolveAccelerationStep answers impulsively.
+void DecideByEnumeration(const AccelerationStepParams& params, AccelerationStepWorkspace& ws) {
+  const LcpProblem& lcp = ws.lcp.lcp;
+  if (lcp.size() > params.settings.portfolio.enumeration_max_size) return;
+  EnumerationParams enumeration = params.settings.enumeration;
+  enumeration.max_size = params.settings.portfolio.enumeration_max_size;
+  const std::string pivoting =
+      fmt::format("{} ({})", ToString(ws.result.status), ws.result.message);
+  const int pivots = ws.result.iterations;
+  ws.result = SolveEnumeration(lcp, enumeration);
+  ws.result.iterations += pivots;
+  ws.result.message = fmt::format("after {}: enumeration: {}", pivoting, ws.result.message);
+}
+
 bool IsPivoting(LcpSolverKind kind) {
   return kind == LcpSolverKind::kLemke || kind == LcpSolverKind::kEnumeration ||
          kind == LcpSolverKind::kPortfolio;
@@ -124,6 +142,7 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
           lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
     }
     SolveLcp(lcp.lcp, kind, params.settings, ws.solver, ws.result);
+    if (!ws.result.solved() && kind != LcpSolverKind::kPortfolio) DecideByEnumeration(params, ws);
     ws.result.iterations += previous_iterations;
     if (!ws.result.solved()) return;
     ws.c.noalias() = lcp.force_map * ws.result.z;
@@ -175,6 +194,35 @@ void GatherAccelerationProblem(const contact::ContactProblem& problem,
     // Drift correction (Baumgarte): drives u_n and φ to zero with time constant τ.
     b[3 * i] += 2 * u[3 * k] / tau + problem.phi[k] / (tau * tau);
   }
+}
+
+// The step at the velocity level from v (after the impacts), for an acceleration LCP without a
+// certified answer. When that LCP is proven to have none (LcpStatus::kNoSolution: every
+// complementary basis checked), no finite contact forces exist in this state — Painlevé's
+// paradox — and an impulsive contact force is the model's answer (Mason and Wang, paper 1 §1:
+// "no physical basis for not allowing impulsive solutions when bodies are rigid"), so the step
+// is certified by the velocity LCP's own certificate and its solver switch says what happened.
+// Otherwise the failure stands and the impulses only let the run go on.
+void ResolveImpulsively(const contact::ContactProblem& problem, const Eigen::VectorXd& v,
+                        int active_contacts, ContactSolution& out) {
+  contact::ContactProblem rest = problem;
+  rest.v = v;
+  rest.v_star = v + (problem.v_star - problem.v);
+  const ContactSolution fallback = SolveVelocityLcp(rest, {});
+  out.v_next = fallback.v_next;
+  out.impulses += fallback.impulses;
+  out.iterations += fallback.iterations;
+  if (out.status == LcpStatus::kNoSolution) {
+    out.status = fallback.status;
+    out.residual = fallback.residual;
+    out.solver_switch = fmt::format(
+        "the acceleration-level LCP of {} contacts has no solution (Painlevé; every "
+        "complementary basis checked): the step was resolved impulsively at the velocity level",
+        active_contacts);
+    out.message = fallback.ok() ? "" : "impulsive resolution: " + fallback.message;
+    return;
+  }
+  out.message += "; resolved impulsively at the velocity level";
 }
 
 }  // namespace
@@ -252,13 +300,7 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
           "exist (Painlevé)",
           na, ToString(r.status), r.message.empty() ? "" : " — " + r.message);
       if (params.impulsive_fallback) {
-        contact::ContactProblem rest = problem;
-        rest.v = v;
-        rest.v_star = v + (problem.v_star - problem.v);
-        const ContactSolution fallback = SolveVelocityLcp(rest, {});
-        out.v_next = fallback.v_next;
-        out.impulses += fallback.impulses;
-        out.message += "; resolved impulsively at the velocity level";
+        ResolveImpulsively(problem, v, na, out);
         out.seconds = clock.Seconds();
         return;
       }

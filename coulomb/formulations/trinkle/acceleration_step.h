@@ -10,9 +10,13 @@
 //      pyramid and sliding ones by eq. (12) (c_T = −μ c_n v_T/‖v_T‖), built by BuildContactLcp
 //      (eqs. 37–39) and solved by Lemke;
 //   3. v⁺ = v + h M⁻¹ (f + Jᵀ c).
-// When the acceleration LCP has no solution (Painlevé's paradox), the step says so in its
-// status and message instead of inventing forces; with `impulsive_fallback` it then resolves
-// the step at the velocity level so the run can continue, still reporting the failure.
+// When Lemke cannot solve the acceleration LCP, a small one (≤ the portfolio's
+// enumeration_max_size rows) is decided by enumerating its complementary bases. Proven to have
+// no solution (Painlevé's paradox), the step is resolved impulsively at the velocity level —
+// the model's answer then (paper 1 §1, Mason and Wang) — certified by that LCP and said in the
+// solver switch. Any other failure is reported in the status and message instead of inventing
+// forces; with `impulsive_fallback` the step is still resolved impulsively so the run can go
+// on.
 
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
