@@ -69,6 +69,7 @@ struct LemkeWorkspace {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   // Reading z off the final basis with iterative refinement against the original data.
   Eigen::VectorXd x, z, w, residual, delta;
+  Eigen::VectorXd path_z;  // the path's answer before a polish moves it (FinishPath)
 };
 
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/complementarity/enumeration.h"
+#include "coulomb/io/lcp_file.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/known_lcps.h"
 #include "tests/support/lcp_assertions.h"
 #include "tests/support/random_lcp.h"
@@ -140,6 +142,33 @@ TEST(Lemke, ScalingPreservesSolutionsOfBadlyScaledProblems) {
   p.M = d.asDiagonal() * p.M * d.asDiagonal();
   p.q = d.cwiseProduct(p.q);
   EXPECT_TRUE(IsCertifiedSolution(p, SolveLemke(p)));
+}
+
+// The velocity LCP of the Ability hand at rest with fingers on their joint stops: each finger's
+// limit row and its contact with the palm block one motion, so the principal block of the
+// answer's support is singular (two zero singular values). Lemke's path ends right, but reading
+// z off that basis amplified rounding to 1.3e-10 > 1e-10; the answer must certify, checked
+// afresh here on the file's data.
+TEST(Lemke, HyperstaticContactSetWithASingularBasisCertifies) {
+  const Expected<LcpProblem> read =
+      ReadLcpFile(std::string(testing::SourceDir()) +
+                  "/tests/complementarity/data/ability_hand_hyperstatic.json");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  const LcpProblem& p = read.value();
+  const LcpResult r = SolveLemke(p);
+  ASSERT_TRUE(IsCertifiedSolution(p, r));
+  std::vector<int> support;
+  for (int i = 0; i < p.size(); ++i) {
+    if (r.z[i] > r.w[i]) support.push_back(i);
+  }
+  const auto k = static_cast<Eigen::Index>(support.size());
+  Eigen::MatrixXd block(k, k);
+  for (Eigen::Index a = 0; a < k; ++a) {
+    for (Eigen::Index b = 0; b < k; ++b) block(a, b) = p.M(support[a], support[b]);
+  }
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(block);
+  lu.setThreshold(1e-12);
+  EXPECT_LT(lu.rank(), k) << "the fixture no longer has a singular basis";
 }
 
 TEST(Lemke, BadInputIsAValue) {

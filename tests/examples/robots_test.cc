@@ -26,9 +26,6 @@ class RobotDrop : public ::testing::TestWithParam<std::tuple<std::string, const 
 // Runs that do not meet the test yet, each with its measured reason (docs/robots.md); they are
 // reported as skipped, never silently dropped, and leave the robot issue open.
 const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
-    {{"ability_hand_drop", "velocity-lcp"},
-     "one step at rest (t = 0.7 s), fingers on their stops: Lemke's answer misses the LCP "
-     "certificate by 1.3e-10 against 1e-10 (the fingers' W entries are 10^6 the palm's)"},
     {{"ability_hand_drop", "cone"},
      "4 steps with fingers on their stops end at an error of 1.01e-6 against 1e-6"},
 };
