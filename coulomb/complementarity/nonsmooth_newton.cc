@@ -61,7 +61,13 @@ void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen:
     // D = dΠ/dx: Rows 3i..3i+2 of the Jacobian are e_i − D (e_i − diag(ρ_i) W_i,:).
     Eigen::Matrix3d D = Eigen::Matrix3d::Zero();
     D(0, 0) = active ? 1.0 : 0.0;
-    if (norm <= radius) {
+    if (radius == 0) {
+      // The disc is a point (μ = 0, or the normal is inactive): Π_T ≡ 0 near x, so D_T = 0.
+      // Taking the sticking branch at xt = 0 instead (‖xt‖ ≤ 0) gave zero Jacobian rows ρ W_T,:
+      // for every frictionless contact (joint limits posed as contacts have W_T = 0), and
+      // Newton could not take a step on the Ability hand's fingers on their stops.
+      G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1);
+    } else if (norm <= radius) {
       G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - xt;
       D.block<2, 2>(1, 1).setIdentity();
     } else {
@@ -214,17 +220,30 @@ void SolveNonsmoothNewton(const FrictionContactProblem& problem,
     result.iterations = NewtonSolve(W, 0.0, problem.q, problem.mu, params.tolerance,
                                     params.max_iterations, params.deadline, ws);
   } else {
-    // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good.
-    double wmax = 0;
-    for (int i = 0; i < nc; ++i) wmax = std::max(wmax, W.DiagonalBlock(i).diagonal().maxCoeff());
-    double sigma = params.proximal * (wmax > 0 ? wmax : 1.0);
-    for (int k = 0; k < params.max_proximal_iterations; ++k) {
-      CertifyFrictionContact(problem, r, ws.certificate);
-      if (ws.certificate.error <= params.tolerance || params.deadline.Passed()) break;
-      ws.q_k = problem.q - sigma * r;
-      result.iterations += NewtonSolve(W, sigma, ws.q_k, problem.mu, params.tolerance,
-                                       params.max_iterations, params.deadline, ws);
-      sigma = std::max(0.5 * sigma, 1e-6 * wmax);  // keep some regularization
+    // Proximal point: r_{k+1} solves FC(W + σI, q − σ r_k); σ shrinks while progress is good,
+    // down to a floor that keeps some regularization: 1e-6 max W_ii, then, if that run ends
+    // short of the tolerance on a problem whose contacts differ in stiffness, 1e-6 min W_ii.
+    // The first floor alone left the Ability hand's palm contacts (W_ii ≈ 3, next to fingers on
+    // their stops at W_ii ≈ 2e4) at a proximal rate of 1 % and the solve at 1.01e-6 against 1e-6;
+    // the second alone slowed other problems (Go1's feet, FCLib's BoxesStack1) past their caps.
+    double wmax = 0, wmin = INFINITY;
+    for (int i = 0; i < nc; ++i) {
+      const double w = W.DiagonalBlock(i).diagonal().maxCoeff();
+      wmax = std::max(wmax, w);
+      if (w > 0) wmin = std::min(wmin, w);
+    }
+    if (!(wmax > 0)) wmax = wmin = 1.0;
+    double sigma = params.proximal * wmax;
+    for (const double floor : {1e-6 * wmax, 1e-6 * wmin}) {
+      for (int k = 0; k < params.max_proximal_iterations; ++k) {
+        CertifyFrictionContact(problem, r, ws.certificate);
+        if (ws.certificate.error <= params.tolerance || params.deadline.Passed()) break;
+        ws.q_k = problem.q - sigma * r;
+        result.iterations += NewtonSolve(W, sigma, ws.q_k, problem.mu, params.tolerance,
+                                         params.max_iterations, params.deadline, ws);
+        sigma = std::max(0.5 * sigma, floor);
+      }
+      if (ws.certificate.error <= params.tolerance || !(wmin < wmax)) break;
     }
   }
   const bool out_of_time = params.deadline.Passed();

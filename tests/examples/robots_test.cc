@@ -25,10 +25,7 @@ class RobotDrop : public ::testing::TestWithParam<std::tuple<std::string, const 
 
 // Runs that do not meet the test yet, each with its measured reason (docs/robots.md); they are
 // reported as skipped, never silently dropped, and leave the robot issue open.
-const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
-    {{"ability_hand_drop", "cone"},
-     "4 steps with fingers on their stops end at an error of 1.01e-6 against 1e-6"},
-};
+const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {};
 
 TEST_P(RobotDrop, ComesToRestOnTheFloor) {
   const auto& [name, formulation] = GetParam();
