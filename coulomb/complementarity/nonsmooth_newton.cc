@@ -61,13 +61,7 @@ void AlartCurnier(const AlartCurnierProblem& p, const Eigen::VectorXd& r, Eigen:
     // D = dΠ/dx: Rows 3i..3i+2 of the Jacobian are e_i − D (e_i − diag(ρ_i) W_i,:).
     Eigen::Matrix3d D = Eigen::Matrix3d::Zero();
     D(0, 0) = active ? 1.0 : 0.0;
-    if (radius == 0) {
-      // The disc is a point (μ = 0, or the normal is inactive): Π_T ≡ 0 near x, so D_T = 0.
-      // Taking the sticking branch at xt = 0 instead (‖xt‖ ≤ 0) gave zero Jacobian rows ρ W_T,:
-      // for every frictionless contact (joint limits posed as contacts have W_T = 0), and
-      // Newton could not take a step on the Ability hand's fingers on their stops.
-      G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1);
-    } else if (norm <= radius) {
+    if (norm <= radius) {
       G.segment<2>(3 * i + 1) = r.segment<2>(3 * i + 1) - xt;
       D.block<2, 2>(1, 1).setIdentity();
     } else {
@@ -243,6 +237,7 @@ void SolveNonsmoothNewton(const FrictionContactProblem& problem,
                                          params.max_iterations, params.deadline, ws);
         sigma = std::max(0.5 * sigma, floor);
       }
+      CertifyFrictionContact(problem, r, ws.certificate);
       if (ws.certificate.error <= params.tolerance || !(wmin < wmax)) break;
     }
   }
