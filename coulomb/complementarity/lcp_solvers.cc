@@ -65,6 +65,8 @@ void SolveLcp(const LcpProblem& problem, LcpSolverKind kind, const LcpSolverSett
               LcpSolverWorkspace& workspace, LcpResult& result) {
   if (kind == LcpSolverKind::kLemke) {
     SolveLemke(problem, settings.lemke, workspace.lemke, result);
+  } else if (kind == LcpSolverKind::kMehrotra) {
+    SolveMehrotra(problem, settings.ipm, workspace.ipm, result);
   } else {
     result = SolveLcp(problem, kind, settings);
   }

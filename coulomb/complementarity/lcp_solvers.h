@@ -32,10 +32,12 @@ LcpSolverSettings LcpSettingsWithTolerance(double tolerance);
 LcpResult SolveLcp(const LcpProblem& problem, LcpSolverKind kind,
                    const LcpSolverSettings& settings = {});
 
-// What the solvers reuse from one solve to the next. Lemke's (the LCP formulations' default)
-// is kept; the other solvers still allocate per solve.
+// What the solvers reuse from one solve to the next: Lemke's (the LCP formulations' default) and
+// the interior point method's (which takes paper 1's acceleration LCPs above
+// max_pivoting_rows); the other solvers still allocate per solve.
 struct LcpSolverWorkspace {
   LemkeWorkspace lemke;
+  MehrotraWorkspace ipm;
 };
 // The same into `result` (its storage reused), working in `workspace`.
 void SolveLcp(const LcpProblem& problem, LcpSolverKind kind, const LcpSolverSettings& settings,

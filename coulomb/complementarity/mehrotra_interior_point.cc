@@ -12,22 +12,34 @@
 namespace coulomb {
 
 LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params) {
+  MehrotraWorkspace workspace;
+  LcpResult result;
+  SolveMehrotra(problem, params, workspace, result);
+  return result;
+}
+
+void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params, MehrotraWorkspace& ws,
+                   LcpResult& result) {
   const Stopwatch clock;
   if (const std::string defect = ValidateLcp(problem); !defect.empty()) {
-    return MakeBadInputResult("ipm", defect);
+    result = MakeBadInputResult("ipm", defect);
+    return;
   }
-  LcpResult result;
   result.solver = "ipm";
+  result.message.clear();
+  result.iterations = 0;
+  result.restarts = 0;
   const int n = problem.size();
   const Eigen::MatrixXd& M = problem.M;
   const double q_scale = 1.0 + problem.q.lpNorm<Eigen::Infinity>();
-  Eigen::VectorXd z = Eigen::VectorXd::Ones(n);
-  Eigen::VectorXd w =
-      Eigen::VectorXd::Constant(n, std::max(1.0, problem.q.lpNorm<Eigen::Infinity>()));
+  Eigen::VectorXd &z = ws.z, &w = ws.w, &r_p = ws.r_p, &r_c = ws.r_c, &rhs = ws.rhs;
+  Eigen::VectorXd &dz_aff = ws.dz_aff, &dw_aff = ws.dw_aff, &dz = ws.dz, &dw = ws.dw;
+  z.setOnes(n);
+  w.setConstant(n, std::max(1.0, problem.q.lpNorm<Eigen::Infinity>()));
   LcpStatus status = LcpStatus::kIterationLimit;
-  Eigen::MatrixXd K(n, n);
   for (int k = 0; k < params.max_iterations && n > 0; ++k) {
-    const Eigen::VectorXd r_p = w - M * z - problem.q;
+    r_p.noalias() = M * z;  // then r_p = w − M z − q
+    r_p = w - r_p - problem.q;
     const double mu = w.dot(z) / n;
     if (r_p.lpNorm<Eigen::Infinity>() <= params.tolerance * q_scale &&
         mu <= params.tolerance * q_scale) {
@@ -38,7 +50,8 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
       if (const auto rounded = SolveComplementaryBasis(problem, GuessBasis(z, w), &z)) {
         if (CertifyLcp(problem, *rounded).Passes(params.acceptance_tolerance)) {
           z = *rounded;
-          w = M * z + problem.q;
+          w.noalias() = M * z;
+          w += problem.q;
           status = LcpStatus::kSolved;
           break;
         }
@@ -54,16 +67,18 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     result.iterations = k + 1;
     // Newton system for w + dw − M(z + dz) − q = 0 and Z dw + W dz = r_c, with dw eliminated:
     // (M + Z⁻¹W) dz = Z⁻¹ r_c + r_p  and  dw = M dz − r_p.
-    K = M;
-    K.diagonal() += w.cwiseQuotient(z);
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
-    const auto direction = [&](const Eigen::VectorXd& r_c, Eigen::VectorXd& dz,
-                               Eigen::VectorXd& dw) {
-      dz = lu.solve(r_c.cwiseQuotient(z) + r_p);
-      dw = M * dz - r_p;
+    ws.K = M;
+    ws.K.diagonal() += w.cwiseQuotient(z);
+    ws.lu.compute(ws.K);
+    const auto direction = [&](const Eigen::VectorXd& r, Eigen::VectorXd& d_z,
+                               Eigen::VectorXd& d_w) {
+      rhs = r.cwiseQuotient(z) + r_p;
+      d_z = ws.lu.solve(rhs);
+      d_w.noalias() = M * d_z;
+      d_w -= r_p;
     };
-    Eigen::VectorXd dz_aff, dw_aff, dz, dw;
-    direction(-w.cwiseProduct(z), dz_aff, dw_aff);
+    r_c = -w.cwiseProduct(z);
+    direction(r_c, dz_aff, dw_aff);
     if (!dz_aff.allFinite()) {
       status = LcpStatus::kStalled;
       result.message = fmt::format("singular Newton system at iteration {}", k + 1);
@@ -72,8 +87,7 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
     const double alpha_aff = std::min(StepToBoundary(w, dw_aff), StepToBoundary(z, dz_aff));
     const double mu_aff = (w + alpha_aff * dw_aff).dot(z + alpha_aff * dz_aff) / n;
     const double sigma = std::pow(mu_aff / mu, 3);
-    const Eigen::VectorXd r_c =
-        (-w.cwiseProduct(z) - dw_aff.cwiseProduct(dz_aff)).array() + sigma * mu;
+    r_c = (-w.cwiseProduct(z) - dw_aff.cwiseProduct(dz_aff)).array() + sigma * mu;
     direction(r_c, dz, dw);
     const double alpha = std::min(
         1.0, params.step_fraction * std::min(StepToBoundary(w, dw), StepToBoundary(z, dz)));
@@ -100,7 +114,6 @@ LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params)
   if (!result.solved() && !message.empty()) result.message = message;
   if (result.solved()) result.message.clear();
   result.seconds = clock.Seconds();
-  return result;
 }
 
 }  // namespace coulomb

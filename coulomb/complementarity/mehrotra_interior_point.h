@@ -9,6 +9,8 @@
 // Once the gap is small we try to round to the complementary basis early, which usually ends
 // the run several iterations before the interior tolerance is met.
 
+#include <Eigen/Dense>
+
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
@@ -28,6 +30,17 @@ struct MehrotraParams {
   bool polish = true;
 };
 
+// What the method reuses from one solve to the next (speed only): its Newton matrix, LU and
+// vectors, sized by the first solve of a size. The rounding and polish at the end still allocate.
+struct MehrotraWorkspace {
+  Eigen::MatrixXd K;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  Eigen::VectorXd z, w, r_p, r_c, rhs, dz_aff, dw_aff, dz, dw;
+};
+
 LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params = {});
+// The same into `result`, working in `workspace`.
+void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params,
+                   MehrotraWorkspace& workspace, LcpResult& result);
 
 }  // namespace coulomb
