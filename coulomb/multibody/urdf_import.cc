@@ -212,7 +212,13 @@ std::string ResolveMesh(const std::string& filename, const std::string& link_nam
                         const UrdfOptions& options, const std::string& base_dir, Diagnostics& d) {
   std::string file = filename;
   if (file.rfind("package://", 0) == 0) {
-    const std::string rest = file.substr(10);
+    std::string rest = file.substr(10);
+    if (!rest.empty() && rest[0] == '/') {
+      // "package:///NAME/…" (TALOS' full model writes it) names no package; read as NAME, said.
+      rest.erase(0, rest.find_first_not_of('/'));
+      d.grouped["link(s) with a mesh at package:///NAME/…, read as package://NAME/…"].push_back(
+          link_name);
+    }
     const std::string package = rest.substr(0, rest.find('/'));
     const auto found = options.package_map.find(package);
     std::string root;

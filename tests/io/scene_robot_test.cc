@@ -121,6 +121,24 @@ TEST_F(SceneRobot, StlMeshFromAPackageFoundAboveTheUrdfBecomesTheLinksHull) {
   EXPECT_EQ(meshes, 1);
 }
 
+// "package:///NAME/…" (three slashes, as TALOS' full model writes its meshes) names no
+// package; it is read as package://NAME/…, and the warning names the links.
+TEST_F(SceneRobot, AMeshAtPackageWithThreeSlashesIsReadAsItsPackageAndSaid) {
+  std::ofstream(dir_ / "walker" / "urdf" / "walker.urdf")
+      << RobotUrdf("package:///walker/meshes/base.stl");
+  const Expected<sim::Scene> scene = Load("");
+  ASSERT_TRUE(scene.ok()) << scene.error().ToString();
+  int meshes = 0;
+  for (const geometry::CollisionGeometry& g : scene.value().model.world.geometries) {
+    if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
+  }
+  EXPECT_EQ(meshes, 1);
+  std::string said;
+  for (const std::string& w : scene.value().warnings) said += w + "\n";
+  EXPECT_NE(said.find("package:///NAME"), std::string::npos) << said;
+  EXPECT_NE(said.find("base"), std::string::npos) << said;
+}
+
 // Visual meshes are for the replay only: one that is not shipped is left out quietly (corpora
 // often carry collision meshes only); one that is replaces its body's collision shapes there.
 TEST_F(SceneRobot, VisualMeshesReachTheReplayAndAbsentOnesAreNoError) {
