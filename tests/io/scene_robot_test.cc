@@ -103,6 +103,13 @@ class SceneRobot : public ::testing::Test {
     ADD_FAILURE() << "no joint " << joint;
     return 0;
   }
+  static int CountMeshes(const sim::Scene& s) {
+    int meshes = 0;
+    for (const geometry::CollisionGeometry& g : s.model.world.geometries) {
+      if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
+    }
+    return meshes;
+  }
   static std::string Notes(const sim::Scene& s) {
     std::string all;
     for (const std::string& n : s.notes) all += n + "\n";
@@ -114,11 +121,7 @@ class SceneRobot : public ::testing::Test {
 TEST_F(SceneRobot, StlMeshFromAPackageFoundAboveTheUrdfBecomesTheLinksHull) {
   const Expected<sim::Scene> scene = Load("");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  int meshes = 0;
-  for (const geometry::CollisionGeometry& g : scene.value().model.world.geometries) {
-    if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
-  }
-  EXPECT_EQ(meshes, 1);
+  EXPECT_EQ(CountMeshes(scene.value()), 1);
 }
 
 // "package:///NAME/…" (three slashes, as TALOS' full model writes its meshes) names no
@@ -128,11 +131,7 @@ TEST_F(SceneRobot, AMeshAtPackageWithThreeSlashesIsReadAsItsPackageAndSaid) {
       << RobotUrdf("package:///walker/meshes/base.stl");
   const Expected<sim::Scene> scene = Load("");
   ASSERT_TRUE(scene.ok()) << scene.error().ToString();
-  int meshes = 0;
-  for (const geometry::CollisionGeometry& g : scene.value().model.world.geometries) {
-    if (std::holds_alternative<geometry::ConvexMesh>(g.shape)) ++meshes;
-  }
-  EXPECT_EQ(meshes, 1);
+  EXPECT_EQ(CountMeshes(scene.value()), 1);
   std::string said;
   for (const std::string& w : scene.value().warnings) said += w + "\n";
   EXPECT_NE(said.find("package:///NAME"), std::string::npos) << said;
