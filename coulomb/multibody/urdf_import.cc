@@ -78,7 +78,17 @@ std::optional<InputError> CheckNumbers(const std::string& xml, const std::string
       const std::string attribute = (*a)[1].str();
       if (std::find(std::begin(numeric), std::end(numeric), attribute) == std::end(numeric))
         continue;
-      std::istringstream values((*a)[2].str());
+      const std::string value = (*a)[2].str();
+      if (value.find("${") != std::string::npos || value.find("$(") != std::string::npos) {
+        // Husky's and TIAGo's published URDFs keep `$(optenv …)` and `${…}`: the file is a
+        // xacro template, not a URDF, and guessing its values would load a different robot.
+        return InputError{origin, LineOf(xml, static_cast<std::size_t>(it->position())),
+                          fmt::format("<{} {}>", (*it)[1].str(), attribute),
+                          fmt::format("'{}' is a xacro expression: expand the file with xacro "
+                                      "first (xacro robot.urdf.xacro > robot.urdf)",
+                                      value)};
+      }
+      std::istringstream values(value);
       for (std::string token; values >> token;) {
         char* end = nullptr;
         const double x = std::strtod(token.c_str(), &end);
