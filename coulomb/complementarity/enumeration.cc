@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/margin_lp.h"
 
 namespace coulomb {
 namespace {
@@ -14,6 +15,54 @@ bool IsNew(const std::vector<Eigen::VectorXd>& found, const Eigen::VectorXd& z) 
     }
   }
   return true;
+}
+
+struct BlockDecision {
+  bool feasible = false;
+  bool undecided = false;
+  Eigen::VectorXd z;
+};
+
+// Points x = x₀ + N y of a singular block's solution set (x₀ its minimum-norm point, N a basis
+// of the block's null space) with x ≥ 0 and w_ᾱ = M_ᾱα x + q_ᾱ ≥ 0, by the margin LP over y.
+BlockDecision DecideSingularBlock(const LcpProblem& problem, const std::vector<int>& alpha,
+                                  const Eigen::MatrixXd& block, const Eigen::VectorXd& x0,
+                                  double tol) {
+  BlockDecision out;
+  const int n = problem.size();
+  const auto k = static_cast<Eigen::Index>(alpha.size());
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(block, Eigen::ComputeFullV);
+  svd.setThreshold(1e-10);
+  const Eigen::Index rank = svd.rank();
+  const Eigen::MatrixXd N = svd.matrixV().rightCols(k - rank);
+  std::vector<int> others;
+  std::vector<char> in_alpha(n, 0);
+  for (const int i : alpha) in_alpha[i] = 1;
+  for (int i = 0; i < n; ++i) {
+    if (!in_alpha[i]) others.push_back(i);
+  }
+  const auto m = static_cast<Eigen::Index>(others.size());
+  Eigen::MatrixXd G(k + m, N.cols());
+  Eigen::VectorXd g(k + m);
+  G.topRows(k) = N;
+  g.head(k) = x0;
+  for (Eigen::Index r = 0; r < m; ++r) {
+    Eigen::RowVectorXd row(k);
+    for (Eigen::Index a = 0; a < k; ++a) row[a] = problem.M(others[r], alpha[a]);
+    G.row(k + r) = row * N;
+    g[k + r] = row.dot(x0) + problem.q[others[r]];
+  }
+  const MarginLpResult lp = MaximizeMargin(G, g, /*nonnegative=*/false);
+  if (lp.pivot_limit) {
+    out.undecided = true;
+    return out;
+  }
+  if (lp.margin < -tol) return out;  // proven: no point of this block is feasible
+  const Eigen::VectorXd x = x0 + N * lp.y;
+  out.z.setZero(n);
+  for (Eigen::Index a = 0; a < k; ++a) out.z[alpha[a]] = std::max(x[a], 0.0);
+  out.feasible = true;
+  return out;
 }
 
 }  // namespace
@@ -61,12 +110,20 @@ LcpEnumeration EnumerateLcpSolutions(const LcpProblem& problem, const Enumeratio
     }
     z.setZero();
     for (int a = 0; a < k; ++a) z[alpha[a]] = x[a];
-    const Eigen::VectorXd w = problem.M * z + problem.q;
-    const bool feasible = (k == 0 || x.minCoeff() >= -tol) && w.minCoeff() >= -tol;
-    if (!feasible) {
-      if (singular) ++out.undecided_blocks;
-      continue;
+    Eigen::VectorXd w = problem.M * z + problem.q;
+    bool feasible = (k == 0 || x.minCoeff() >= -tol) && w.minCoeff() >= -tol;
+    if (!feasible && singular) {
+      // The solution set of the block is affine; its minimum-norm point is only one of them.
+      // Whether any point of it is feasible is a linear program: decided, it either gives one
+      // or proves the block holds none.
+      const BlockDecision decision = DecideSingularBlock(problem, alpha, block, x, tol);
+      if (decision.undecided) ++out.undecided_blocks;
+      if (!decision.feasible) continue;
+      z = decision.z;
+      w = problem.M * z + problem.q;
+      feasible = w.minCoeff() >= -tol;
     }
+    if (!feasible) continue;
     if (singular) out.has_continuum = true;
     if (IsNew(out.solutions, z)) out.solutions.push_back(z);
   }

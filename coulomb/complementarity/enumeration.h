@@ -6,8 +6,10 @@
 // For every index set α ⊆ {1..n}: solve M_αα z_α = −q_α, set z_ᾱ = 0, keep z if z ≥ 0 and
 // w = M z + q ≥ 0 (within `feasibility_tolerance`). Every solution whose support has a
 // nonsingular principal block is found. When a block is singular but consistent, the solution
-// set may be a continuum: its minimum-norm point is kept if feasible, otherwise the block is
-// counted as undecided and "no solution" is no longer a proof (exhaustive = false).
+// set is an affine continuum: its minimum-norm point is kept if feasible, otherwise a linear
+// program over the continuum (margin_lp.h) finds a feasible point or proves there is none. Only
+// a block that LP cannot decide (its pivot cap) counts as undecided, and then "no solution" is no
+// longer a proof (exhaustive = false).
 
 #include <Eigen/Dense>
 #include <cstdint>

@@ -4,11 +4,8 @@
 //
 // We solve the linear program
 //   maximize t  subject to  z ≥ t e,  M z + q ≥ t e,  t ≤ 1,  z ≥ 0
-// with a dense primal simplex. t* > 0 gives a strictly feasible start with margin t*; t* ≤ 0
-// proves there is none. Substituting t = s − c with c = 1 + max(0, −min q) makes the slack
-// basis feasible at z = 0, so no artificial variables are needed. Why not an LP library: HiGHS is
-// not in Debian 12, GLPK is GPL, and COIN-OR CLP would be a heavy dependency for one small dense
-// LP per solve; a textbook simplex with Bland's anti-cycling rule is the right size here.
+// (margin_lp.h). t* > 0 gives a strictly feasible start with margin t*; t* ≤ 0 proves there is
+// none.
 
 #include <Eigen/Dense>
 
