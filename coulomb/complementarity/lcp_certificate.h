@@ -17,7 +17,7 @@ struct LcpCertificate {
   // max(0, −min z) and max(0, −min w), both divided by (1 + ‖q‖∞).
   double z_infeasibility = 0;
   double w_infeasibility = 0;
-  // max |z_i w_i| / (1 + ‖z‖∞ ‖w‖∞).
+  // max |z_i w_i| / ((1 + ‖z‖∞)(1 + ‖w‖∞)).
   double complementarity = 0;
   // z^T w / n (unnormalized average gap; reported, not used for acceptance).
   double mean_gap = 0;

@@ -31,8 +31,27 @@ TEST(LcpCertificate, MeasuresMatchHandComputation) {
   EXPECT_DOUBLE_EQ(c.natural_residual, 5.0 / 7.0);
   EXPECT_DOUBLE_EQ(c.w_infeasibility, 5.0 / 7.0);
   EXPECT_DOUBLE_EQ(c.z_infeasibility, 0.0);
-  EXPECT_DOUBLE_EQ(c.complementarity, 3.0 / (1.0 + 1.0 * 5.0));
+  EXPECT_DOUBLE_EQ(c.complementarity, 3.0 / ((1.0 + 1.0) * (1.0 + 5.0)));
   EXPECT_FALSE(c.Passes());
+}
+
+// Paper 1's acceleration LCP of a 100 kg body on three sliding contacts (BlueVolta's hull,
+// eq. (12) makes M non-symmetric; one eigenvalue is 0.01): every z_i is basic at z ≈ 1 050, so
+// w is zero up to the rounding of M z. That answer, from an LU here, must certify; a genuine
+// complementarity violation of the same size must not.
+TEST(LcpCertificate, AnAllBasicAnswerCertifiesWhenWIsRoundingOnly) {
+  LcpProblem p;
+  p.M.resize(3, 3);
+  p.M << 52.13903, -62.13846, -21.19615, -50.49008, 59.63533, 24.54644, -22.92153, 23.19835,
+      38.94012;
+  p.q = Eigen::Vector3d(-10.70856, -9.3854, -9.61623);
+  const Eigen::VectorXd z = p.M.fullPivLu().solve(-p.q);
+  ASSERT_GT(z.minCoeff(), 100.0);
+  const LcpCertificate c = CertifyLcp(p, z);
+  EXPECT_TRUE(c.Passes()) << c.Worst();
+  Eigen::VectorXd off = z;
+  off[2] += 1e-3;  // w moves by ~0.04: z_i w_i ≈ 40, far from complementary
+  EXPECT_FALSE(CertifyLcp(p, off).Passes());
 }
 
 TEST(LcpCertificate, NegativeZFailsEvenWhenComplementary) {
