@@ -6,6 +6,63 @@
 
 namespace coulomb {
 
+namespace {
+
+// Primal simplex on tableau T (last row: the objective's negated reduced costs, last column: the
+// right-hand side) from the feasible `basis`, until optimal, or until the cap row's slack
+// (`cap_slack`) leaves the basis: t = 1 is the cap, nothing better exists. Returns the pivots.
+int PivotToOptimum(Eigen::MatrixXd& T, std::vector<int>& basis, int cap_slack, int max_pivots) {
+  const int rows = static_cast<int>(T.rows()) - 1;
+  const int cols = static_cast<int>(T.cols()) - 1;
+  const int rhs = cols;
+  const int cap_row = rows - 1;
+  int pivots = 0;
+  int degenerate_streak = 0;
+  const double eps = 1e-12;
+  while (pivots < max_pivots) {
+    // Entering column: most negative objective coefficient (Dantzig), or the first negative
+    // one (Bland) after a streak of degenerate pivots, which rules out cycling.
+    const bool bland = degenerate_streak > 50;
+    int enter = -1;
+    double best = -eps;
+    for (int j = 0; j < cols; ++j) {
+      if (T(rows, j) < best) {
+        enter = j;
+        best = T(rows, j);
+        if (bland) break;
+      }
+    }
+    if (enter < 0) break;  // optimal
+    int leave = -1;
+    double ratio_min = 0;
+    for (int i = 0; i < rows; ++i) {
+      const double a = T(i, enter);
+      if (a <= eps) continue;
+      const double ratio = std::max(T(i, rhs), 0.0) / a;
+      if (leave < 0 || ratio < ratio_min - 1e-14 ||
+          (bland && std::abs(ratio - ratio_min) <= 1e-14 && basis[i] < basis[leave])) {
+        leave = i;
+        ratio_min = ratio;
+      }
+    }
+    // With y free a direction can be unbounded while s is not: it cannot raise s, so stop.
+    if (leave < 0) break;
+    degenerate_streak = ratio_min <= 1e-14 ? degenerate_streak + 1 : 0;
+    const double pivot = T(leave, enter);
+    T.row(leave) /= pivot;
+    const Eigen::RowVectorXd pivot_row = T.row(leave);
+    for (int i = 0; i <= rows; ++i) {
+      if (i != leave && T(i, enter) != 0.0) T.row(i) -= T(i, enter) * pivot_row;
+    }
+    basis[leave] = enter;
+    ++pivots;
+    if (basis[cap_row] != cap_slack) break;  // the cap row's slack left: s = 1 + c
+  }
+  return pivots;
+}
+
+}  // namespace
+
 MarginLpResult MaximizeMargin(const Eigen::MatrixXd& G, const Eigen::VectorXd& g,
                               bool nonnegative) {
   MarginLpResult out;
@@ -44,48 +101,7 @@ MarginLpResult MaximizeMargin(const Eigen::MatrixXd& G, const Eigen::VectorXd& g
   std::vector<int> basis(rows);
   for (int i = 0; i < rows; ++i) basis[i] = vars + 1 + i;
   const int max_pivots = 50 * rows + 1000;
-  int degenerate_streak = 0;
-  const double eps = 1e-12;
-  while (out.pivots < max_pivots) {
-    // Entering column: most negative objective coefficient (Dantzig), or the first negative
-    // one (Bland) after a streak of degenerate pivots, which rules out cycling.
-    const bool bland = degenerate_streak > 50;
-    int enter = -1;
-    double best = -eps;
-    for (int j = 0; j < cols; ++j) {
-      if (T(rows, j) < best) {
-        enter = j;
-        best = T(rows, j);
-        if (bland) break;
-      }
-    }
-    if (enter < 0) break;  // optimal
-    int leave = -1;
-    double ratio_min = 0;
-    for (int i = 0; i < rows; ++i) {
-      const double a = T(i, enter);
-      if (a <= eps) continue;
-      const double ratio = std::max(T(i, rhs), 0.0) / a;
-      if (leave < 0 || ratio < ratio_min - 1e-14 ||
-          (bland && std::abs(ratio - ratio_min) <= 1e-14 && basis[i] < basis[leave])) {
-        leave = i;
-        ratio_min = ratio;
-      }
-    }
-    // With y free a direction can be unbounded while s is not: it cannot raise s, so stop.
-    if (leave < 0) break;
-    degenerate_streak = ratio_min <= 1e-14 ? degenerate_streak + 1 : 0;
-    const double pivot = T(leave, enter);
-    T.row(leave) /= pivot;
-    const Eigen::RowVectorXd pivot_row = T.row(leave);
-    for (int i = 0; i <= rows; ++i) {
-      if (i != leave && T(i, enter) != 0.0) T.row(i) -= T(i, enter) * pivot_row;
-    }
-    basis[leave] = enter;
-    ++out.pivots;
-    // t = 1 is the cap: nothing better exists, stop early.
-    if (basis[cap_row] != vars + 1 + cap_row) break;  // the cap row's slack left: s = 1 + c
-  }
+  out.pivots = PivotToOptimum(T, basis, vars + 1 + cap_row, max_pivots);
   out.pivot_limit = out.pivots >= max_pivots;
   Eigen::VectorXd x = Eigen::VectorXd::Zero(vars + 1);
   for (int i = 0; i < rows; ++i) {

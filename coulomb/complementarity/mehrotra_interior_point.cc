@@ -11,6 +11,26 @@
 
 namespace coulomb {
 
+namespace {
+
+// The iterate (z, w) into `result`: rounded to its complementary basis and polished unless the
+// run stalled; the certificate decides the status, since polishing may rescue an
+// iteration-limit run.
+void Finish(const LcpProblem& problem, const MehrotraParams& params, LcpStatus status,
+            const Eigen::VectorXd& z, const Eigen::VectorXd& w, LcpResult& result) {
+  const Eigen::VectorXd answer =
+      params.polish && status != LcpStatus::kStalled
+          ? RoundAndPolish(problem, z, w, params.acceptance_tolerance, true)
+          : z;
+  if (CertifyLcp(problem, answer).Passes(params.acceptance_tolerance)) status = LcpStatus::kSolved;
+  const std::string message = result.message;
+  SetAnswer(problem, answer, status, params.acceptance_tolerance, result);
+  if (!result.solved() && !message.empty()) result.message = message;
+  if (result.solved()) result.message.clear();
+}
+
+}  // namespace
+
 LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params) {
   MehrotraWorkspace workspace;
   LcpResult result;
@@ -103,16 +123,7 @@ void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params, Mehr
     result.message =
         fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations, w.dot(z));
   }
-  const Eigen::VectorXd answer =
-      params.polish && status != LcpStatus::kStalled
-          ? RoundAndPolish(problem, z, w, params.acceptance_tolerance, true)
-          : z;
-  // Polishing may rescue an iteration-limit run; the certificate decides.
-  if (CertifyLcp(problem, answer).Passes(params.acceptance_tolerance)) status = LcpStatus::kSolved;
-  const std::string message = result.message;
-  SetAnswer(problem, answer, status, params.acceptance_tolerance, result);
-  if (!result.solved() && !message.empty()) result.message = message;
-  if (result.solved()) result.message.clear();
+  Finish(problem, params, status, z, w, result);
   result.seconds = clock.Seconds();
 }
 
