@@ -189,7 +189,11 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
     }
   }
   int widest = 0;
-  constraint_slots_.resize(problem.constraints.size());
+  // Slots are never dropped: a step with fewer constraints keeps the rest for a later one, so
+  // their vectors keep their storage (loops below run over the problem's counts).
+  if (constraint_slots_.size() < problem.constraints.size()) {
+    constraint_slots_.resize(problem.constraints.size());
+  }
   for (std::size_t c = 0; c < problem.constraints.size(); ++c) {
     const SapJacobian& jac = problem.constraints[c].jacobian;
     ConstraintSlots& slots = constraint_slots_[c];
@@ -211,7 +215,9 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
     }
   }
   math::AssignFromTriplets(pattern, model.size, model.size, H_);
-  clique_slots_.resize(model.participating.size());
+  if (clique_slots_.size() < model.participating.size()) {
+    clique_slots_.resize(model.participating.size());
+  }
   for (std::size_t p = 0; p < model.participating.size(); ++p) {
     const int k = model.participating[p];
     all_columns_.resize(problem.cliques[k].size());

@@ -7,6 +7,8 @@
 #include <Eigen/Sparse>
 #include <vector>
 
+#include "coulomb/math/sparse_resize.h"
+
 namespace coulomb::math {
 
 // The entries of a sparse matrix under assembly and the counting-sort scratch, kept between
@@ -46,8 +48,8 @@ void AssignFromTriplets(TripletBuffer& buffer, Eigen::Index rows, Eigen::Index c
         outer_of(a) < outer_of(b) || (outer_of(a) == outer_of(b) && inner_of(a) < inner_of(b));
   }
   if (in_order) {
-    out.resize(rows, cols);
-    out.resizeNonZeros(n);
+    ResizeKeepingStorage(out, rows, cols);
+    ResizeNonZerosGrowing(out, n);
     int* outer = out.outerIndexPtr();
     int e = 0;
     for (int o = 0; o < outer_size; ++o) {
@@ -75,8 +77,8 @@ void AssignFromTriplets(TripletBuffer& buffer, Eigen::Index rows, Eigen::Index c
   buffer.order.resize(static_cast<std::size_t>(n));
   counting_sort(inner_of, inner_size, nullptr, buffer.by_inner.data());
   counting_sort(outer_of, outer_size, buffer.by_inner.data(), buffer.order.data());
-  out.resize(rows, cols);  // keeps the value and index arrays' capacity
-  out.resizeNonZeros(n);   // an upper bound; trimmed to the merged count below
+  ResizeKeepingStorage(out, rows, cols);
+  ResizeNonZerosGrowing(out, n);  // an upper bound; trimmed to the merged count below
   int* outer = out.outerIndexPtr();
   int* inner = out.innerIndexPtr();
   double* values = out.valuePtr();

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "coulomb/base/random.h"
@@ -30,20 +31,24 @@ void ExpectSameAsEigen(TripletBuffer& buffer, int rows, int cols,
   }
 }
 
+// `entries` random entries of a rows × cols matrix: few distinct positions, so many duplicates;
+// values of mixed magnitude expose the summation order.
+void FillRandomly(int rows, int cols, int entries, SplitMix64& rng, TripletBuffer& buffer) {
+  buffer.clear();
+  for (int e = 0; e < entries && rows > 0 && cols > 0; ++e) {
+    const int r = static_cast<int>(rng.Next() % static_cast<std::uint64_t>(rows));
+    const int c = static_cast<int>(rng.Next() % static_cast<std::uint64_t>(cols));
+    buffer.add(r, c, (rng.Uniform() - 0.5) * std::pow(10.0, static_cast<int>(rng.Next() % 12)));
+  }
+}
+
 template <int Options>
 void ExpectSameAsEigen(int rows, int cols, int entries, std::uint64_t seed) {
   SplitMix64 rng(seed);
   TripletBuffer buffer;
   Eigen::SparseMatrix<double, Options, int> ours;
   for (int trial = 0; trial < 3; ++trial) {  // reuse the same buffer and matrix
-    buffer.clear();
-    for (int e = 0; e < entries; ++e) {
-      // Few distinct positions, so many duplicates; values of mixed magnitude expose the
-      // summation order.
-      const int r = static_cast<int>(rng.Next() % static_cast<std::uint64_t>(rows));
-      const int c = static_cast<int>(rng.Next() % static_cast<std::uint64_t>(cols));
-      buffer.add(r, c, (rng.Uniform() - 0.5) * std::pow(10.0, static_cast<int>(rng.Next() % 12)));
-    }
+    FillRandomly(rows, cols, entries, rng, buffer);
     ExpectSameAsEigen(buffer, rows, cols, ours);
   }
 }
@@ -70,6 +75,37 @@ TEST(AssignFromTriplets, GivesEigensMatrixBitForBitWithDuplicates) {
   ExpectSameAsEigen<Eigen::ColMajor>(40, 300, 500, 3);  // empty columns among full ones
   ExpectSameAsEigen<Eigen::RowMajor>(300, 40, 500, 4);
   ExpectSameAsEigen<Eigen::ColMajor>(3, 3, 0, 5);  // no entries at all
+}
+
+// A matrix whose size follows the contact count: shrinking (down to no columns at all) and
+// growing again still gives Eigen's matrix, and a size that fits the outer index's block keeps
+// it, where the C library can say how large the block is.
+template <int Options>
+void ExpectResizesAsEigen(std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  TripletBuffer buffer;
+  Eigen::SparseMatrix<double, Options, int> ours;
+  const int outer_sizes[] = {300, 40, 0, 120, 300, 500, 7};
+  const int* block = nullptr;
+  int largest = -1;
+  for (const int outer : outer_sizes) {
+    const int rows = Options == Eigen::RowMajor ? outer : 30;
+    const int cols = Options == Eigen::RowMajor ? 30 : outer;
+    FillRandomly(rows, cols, 4 * outer, rng, buffer);
+    ExpectSameAsEigen(buffer, rows, cols, ours);
+#if defined(__GLIBC__)
+    if (outer <= largest) {
+      EXPECT_EQ(ours.outerIndexPtr(), block) << outer;
+    }
+#endif
+    block = ours.outerIndexPtr();
+    largest = std::max(largest, outer);
+  }
+}
+
+TEST(ResizeKeepingStorage, ShrinkingAndGrowingAgainGivesEigensMatrixInTheSameBlock) {
+  ExpectResizesAsEigen<Eigen::ColMajor>(6);
+  ExpectResizesAsEigen<Eigen::RowMajor>(7);
 }
 
 }  // namespace

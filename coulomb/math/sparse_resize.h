@@ -1,0 +1,65 @@
+#pragma once
+// Resizing a sparse matrix without giving back its outer index. Eigen's SparseMatrix::resize
+// frees and mallocs the outer index whenever the outer size changes (and whenever it is 0), so a
+// matrix whose size follows the contact count allocates on every step the count moves. Eigen
+// keeps no capacity for that array, but the C library knows the usable size of every block it
+// handed out: where it can say (glibc, and the allocators that replace it), a new outer size that
+// fits the block reuses it.
+
+#include <Eigen/Sparse>
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace coulomb::math {
+
+namespace detail {
+// Pointers to SparseMatrix's protected members, formed through a derived class: the language's
+// one way to name them from outside without casting the matrix to a type it is not.
+template <int Options>
+struct SparseMatrixMembers : Eigen::SparseMatrix<double, Options, int> {
+  using Matrix = Eigen::SparseMatrix<double, Options, int>;
+  static constexpr int* Matrix::*kOuterIndex = &SparseMatrixMembers::m_outerIndex;
+  static constexpr Eigen::Index Matrix::*kOuterSize = &SparseMatrixMembers::m_outerSize;
+  static constexpr Eigen::Index Matrix::*kInnerSize = &SparseMatrixMembers::m_innerSize;
+};
+}  // namespace detail
+
+// As m.resize(rows, cols) — an empty rows × cols matrix, compressed — but keeping the outer
+// index's block when it is large enough. The value and inner-index arrays keep their capacity
+// either way (Eigen's resize clears them without freeing).
+template <int Options>
+void ResizeKeepingStorage(Eigen::SparseMatrix<double, Options, int>& m, Eigen::Index rows,
+                          Eigen::Index cols) {
+#if defined(__GLIBC__)
+  using Members = detail::SparseMatrixMembers<Options>;
+  constexpr bool kRowMajor = (Options & Eigen::RowMajor) != 0;
+  const Eigen::Index outer_size = kRowMajor ? rows : cols;
+  int* outer = m.*Members::kOuterIndex;
+  const std::size_t bytes = static_cast<std::size_t>(outer_size + 1) * sizeof(int);
+  if (outer != nullptr && m.isCompressed() && malloc_usable_size(outer) >= bytes) {
+    m.*Members::kOuterSize = outer_size;
+    m.*Members::kInnerSize = kRowMajor ? cols : rows;
+    m.data().clear();
+    std::memset(outer, 0, bytes);
+    return;
+  }
+#endif
+  m.resize(rows, cols);
+}
+
+// m.resizeNonZeros(n), growing the value and inner-index arrays geometrically as std::vector
+// does: Eigen grows them to exactly n, so a count that creeps up by a few entries per step would
+// reallocate on every step that sets a new high.
+template <int Options>
+void ResizeNonZerosGrowing(Eigen::SparseMatrix<double, Options, int>& m, Eigen::Index n) {
+  const Eigen::Index capacity = m.data().allocatedSize();
+  if (n > capacity) m.data().reserve(std::max(n, 2 * capacity) - m.data().size());
+  m.resizeNonZeros(n);
+}
+
+}  // namespace coulomb::math
