@@ -68,34 +68,40 @@ bool WarmProbes(const FrictionContactProblem& problem, const ConeSolverSettings&
                 const Eigen::VectorXd& warm_start, NonsmoothNewtonWorkspace* workspace,
                 ProbeCost& cost, FrictionContactResult& best) {
   if (3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) return false;
-  Eigen::VectorXd from = warm_start;
-  double from_error = CertifyFrictionContact(problem, warm_start).error;
-  const auto probe = [&](FrictionContactResult quick, const char* name) {
-    quick.solver = name;
-    cost.iterations += quick.iterations;
-    cost.seconds += quick.seconds;
-    if (quick.error < from_error) from = quick.r, from_error = quick.error;
-    return quick;
-  };
+  // Each probe starts from the better of the warm start and the probes before it. The time
+  // step's hand-over from its contact sweeps runs the Newton probe alone, without copies: its
+  // answer goes straight into `best` (which the alternation overwrites if it is not solved).
+  FrictionContactCertificate local_certificate;
+  FrictionContactCertificate& certificate =
+      workspace != nullptr ? workspace->certificate : local_certificate;
+  CertifyFrictionContact(problem, warm_start, certificate);
+  double from_error = certificate.error;
+  Eigen::VectorXd swept;  // NSGS's answer, when it is the better start
+  const Eigen::VectorXd* from = &warm_start;
   if (settings.portfolio_warm_sweeps > 0) {
     NsgsParams sweeps = nsgs;
     sweeps.max_sweeps = settings.portfolio_warm_sweeps;
-    FrictionContactResult quick = probe(SolveNsgs(problem, sweeps, from), "portfolio/nsgs");
+    FrictionContactResult quick = SolveNsgs(problem, sweeps, *from);
+    quick.solver = "portfolio/nsgs";
+    cost.iterations += quick.iterations;
+    cost.seconds += quick.seconds;
     if (quick.solved() || quick.status == LcpStatus::kBadInput) {
       best = std::move(quick);
       return true;
     }
+    if (quick.error < from_error) swept = std::move(quick.r), from = &swept;
   }
   if (settings.portfolio_warm_newton > 0) {
     NonsmoothNewtonParams steps = newton;
     steps.proximal = 0;
     steps.max_iterations = settings.portfolio_warm_newton;
-    FrictionContactResult quick =
-        probe(SolveNonsmoothNewton(problem, steps, from, workspace), "portfolio/nsn");
-    if (quick.solved()) {
-      quick.iterations = cost.iterations;
-      quick.seconds = cost.seconds;
-      best = std::move(quick);
+    SolveNonsmoothNewton(problem, steps, *from, workspace, best);
+    best.solver = "portfolio/nsn";
+    cost.iterations += best.iterations;
+    cost.seconds += best.seconds;
+    if (best.solved()) {
+      best.iterations = cost.iterations;
+      best.seconds = cost.seconds;
       return true;
     }
   }

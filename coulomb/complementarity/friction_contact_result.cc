@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 namespace coulomb {
 
 FrictionContactResult MakeBadFrictionContactResult(std::string solver, std::string reason) {
@@ -26,8 +28,9 @@ void SetFrictionContactAnswer(const FrictionContactProblem& problem, const Eigen
     result.status = LcpStatus::kSolved;  // out of time, but already there
   } else if (status == LcpStatus::kSolved && !(result.error <= tolerance)) {
     result.status = LcpStatus::kInaccurate;
-    result.message =
-        fmt::format("error {:.3g} exceeds the tolerance {:.3g}", result.error, tolerance);
+    result.message.clear();  // kept storage: a Newton probe stopped short is routine
+    fmt::format_to(std::back_inserter(result.message), "error {:.3g} exceeds the tolerance {:.3g}",
+                   result.error, tolerance);
   }
 }
 

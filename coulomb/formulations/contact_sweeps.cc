@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "coulomb/complementarity/single_contact_solver.h"
@@ -238,10 +239,11 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     result.status = LcpStatus::kSolved;
   } else {
     result.status = stalled ? LcpStatus::kStalled : LcpStatus::kIterationLimit;
-    result.message =
-        fmt::format("{} after {} sweeps: {} of {} islands not solved, error {:.3g} > {:.3g}",
-                    stalled ? "Gauss-Seidel stalled" : "sweep limit reached", result.sweeps,
-                    result.unsolved_islands, result.islands, result.error, params.tolerance);
+    // Into the message's kept storage: a stalled island is handed to Newton every few steps.
+    fmt::format_to(std::back_inserter(result.message),
+                   "{} after {} sweeps: {} of {} islands not solved, error {:.3g} > {:.3g}",
+                   stalled ? "Gauss-Seidel stalled" : "sweep limit reached", result.sweeps,
+                   result.unsolved_islands, result.islands, result.error, params.tolerance);
   }
 }
 
