@@ -38,6 +38,21 @@ struct Transform {
   Matrix6d MotionToChild() const { return Inverse().MotionToParent(); }
   // Force in B → force in A: (R f, R τ + p × R f) = MotionToChild()ᵀ.
   Matrix6d ForceToParent() const { return MotionToChild().transpose(); }
+  // The last two applied to one vector without forming the 6 × 6 matrix (a quarter of the work;
+  // the dynamics' passes do one per body): (Rᵀ (v − p × ω), Rᵀ ω) and (R f, R τ + p × R f).
+  Vector6d ApplyMotionToChild(const Vector6d& m) const {
+    Vector6d out;
+    out.head<3>().noalias() = R.transpose() * (m.head<3>() - p.cross(m.tail<3>()));
+    out.tail<3>().noalias() = R.transpose() * m.tail<3>();
+    return out;
+  }
+  Vector6d ApplyForceToParent(const Vector6d& f) const {
+    Vector6d out;
+    out.head<3>().noalias() = R * f.head<3>();
+    out.tail<3>().noalias() = R * f.tail<3>();
+    out.tail<3>() += p.cross(out.head<3>());
+    return out;
+  }
 };
 
 // m ×_m n (motion cross product).
@@ -70,6 +85,59 @@ struct Inertia {
     I.topRightCorner<3, 3>() = -mass * c;
     I.bottomLeftCorner<3, 3>() = mass * c;
     I.bottomRightCorner<3, 3>() = rotational - mass * c * c;
+    return I;
+  }
+  // Spatial() · m without forming it: with h = m (v − c × ω), the momentum (h, c × h + Ī ω).
+  Vector6d Apply(const Vector6d& motion) const {
+    Vector6d out;
+    out.head<3>() = mass * (motion.head<3>() - com.cross(motion.tail<3>()));
+    out.tail<3>() = com.cross(out.head<3>());
+    out.tail<3>().noalias() += rotational * motion.tail<3>();
+    return out;
+  }
+};
+
+// A spatial inertia about a frame's origin in the form a sum of bodies keeps: mass, first moment
+// h = m c and rotational inertia about the origin (Īc − m [c]×[c]×). CRBA's composite inertias:
+// moving one to the parent's frame costs a few 3 × 3 products, where the congruence Xᵀ I X of the
+// 6 × 6 form costs two 6 × 6 ones.
+struct OriginInertia {
+  double mass = 0;                                       // kg
+  Eigen::Vector3d h = Eigen::Vector3d::Zero();           // kg m
+  Eigen::Matrix3d rotational = Eigen::Matrix3d::Zero();  // kg m², about the origin
+
+  static OriginInertia Of(const Inertia& body) {
+    const Eigen::Matrix3d c = Skew(body.com);
+    return {body.mass, body.mass * body.com, body.rotational - body.mass * c * c};
+  }
+  OriginInertia& operator+=(const OriginInertia& other) {
+    mass += other.mass;
+    h += other.h;
+    rotational += other.rotational;
+    return *this;
+  }
+  // This inertia of a body in frame B, expressed in frame A, X = X_AB: a point x of B sits at
+  // R x + p, so h → R h + m p and (Σ −m [x]×[x]×) → R I Rᵀ − [Rh]×[p]× − [p]×[Rh]× − m [p]×[p]×.
+  OriginInertia InParent(const Transform& X) const {
+    const Eigen::Vector3d Rh = X.R * h;
+    const Eigen::Matrix3d P = Skew(X.p), H = Skew(Rh);
+    return {mass, Rh + mass * X.p,
+            X.R * rotational * X.R.transpose() - H * P - P * H - mass * P * P};
+  }
+  // The momentum of a motion (v, ω): (m v − h × ω, h × v + I ω).
+  Vector6d Apply(const Vector6d& motion) const {
+    Vector6d out;
+    out.head<3>() = mass * motion.head<3>() - h.cross(motion.tail<3>());
+    out.tail<3>() = h.cross(motion.head<3>());
+    out.tail<3>().noalias() += rotational * motion.tail<3>();
+    return out;
+  }
+  Matrix6d Spatial() const {
+    Matrix6d I;
+    I.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+    I.topRightCorner<3, 3>() = -Skew(h);
+    I.bottomLeftCorner<3, 3>() = Skew(h);
+    I.bottomRightCorner<3, 3>() = rotational;
     return I;
   }
 };

@@ -2,6 +2,18 @@
 
 namespace coulomb::multibody {
 
+namespace {
+
+// S q̇ for a joint's nv velocities from index `at` of `qd`. Most joints have one velocity; with it
+// S is one fixed-size column, where the general product would go through Eigen's run-time-sized
+// kernels (the dynamics below do this once or twice per body and per pass).
+Vector6d JointMotion(const MotionSubspaceMatrix& S, const Eigen::VectorXd& qd, int at, int nv) {
+  if (nv == 1) return S.col(0) * qd[at];
+  return S * qd.segment(at, nv);
+}
+
+}  // namespace
+
 void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& v) {
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
@@ -10,15 +22,18 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
     const Transform X_joint = JointTransform(b.joint, b.axis, q.segment(b.q_index, nq));
     const Transform X_pc = b.placement * X_joint;
     data.X_world[i] = b.parent < 0 ? X_pc : data.X_world[b.parent] * X_pc;
-    data.X_up[i] = X_pc.MotionToChild();
+    data.X_parent[i] = X_pc;
     if (b.joint == JointType::kFloating) {
       // Linear velocity ṗ in the parent frame: its body-frame image is R_jᵀ ṗ (R_j the joint
       // rotation), so S depends on q (see joint.h).
       data.S[i].topLeftCorner<3, 3>() = X_joint.R.transpose();
     }
-    const Vector6d v_parent = b.parent < 0 ? Vector6d::Zero() : data.velocity[b.parent];
-    data.velocity[i] = data.X_up[i] * v_parent;
-    if (nv > 0) data.velocity[i] += data.S[i] * v.segment(b.v_index, nv);
+    if (b.parent < 0) {
+      data.velocity[i].setZero();
+    } else {
+      data.velocity[i] = X_pc.ApplyMotionToChild(data.velocity[b.parent]);
+    }
+    if (nv > 0) data.velocity[i] += JointMotion(data.S[i], v, b.v_index, nv);
   }
 }
 
@@ -36,30 +51,33 @@ void Rnea(const Model& model, Data& data, const Eigen::VectorXd& q, const Eigen:
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     const Vector6d& a_parent = b.parent < 0 ? a_world : data.acceleration[b.parent];
-    data.acceleration[i] = data.X_up[i] * a_parent;
+    data.acceleration[i] = data.X_parent[i].ApplyMotionToChild(a_parent);
     if (nv > 0) {
       const auto& S = data.S[i];
-      const Vector6d joint_velocity = S * v.segment(b.v_index, nv);
+      const Vector6d joint_velocity = JointMotion(S, v, b.v_index, nv);
       data.acceleration[i] += CrossMotion(data.velocity[i], joint_velocity);
-      if (a != nullptr) data.acceleration[i] += S * a->segment(b.v_index, nv);
+      if (a != nullptr) data.acceleration[i] += JointMotion(S, *a, b.v_index, nv);
       if (b.joint == JointType::kFloating) {
         // Ṡ q̇ = (d/dt R_jᵀ) ṗ = −ω × (R_jᵀ ṗ): the joint's own bias acceleration.
         data.acceleration[i].head<3>() -=
             v.segment<3>(b.v_index + 3).cross(joint_velocity.head<3>());
       }
     }
-    const Matrix6d I = b.inertia.Spatial();
-    data.force[i] = I * data.acceleration[i] + CrossForce(data.velocity[i], I * data.velocity[i]);
+    data.force[i] = b.inertia.Apply(data.acceleration[i]) +
+                    CrossForce(data.velocity[i], b.inertia.Apply(data.velocity[i]));
   }
   tau.setZero(model.nv);
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
-    if (nv > 0) {
+    if (nv == 1) {
+      tau[b.v_index] = data.S[i].col(0).dot(data.force[i]);
+      if (a != nullptr) tau[b.v_index] += b.armature * (*a)[b.v_index];
+    } else if (nv > 0) {
       tau.segment(b.v_index, nv) = data.S[i].transpose() * data.force[i];
       if (a != nullptr) tau.segment(b.v_index, nv) += b.armature * a->segment(b.v_index, nv);
     }
-    if (b.parent >= 0) data.force[b.parent] += data.X_up[i].transpose() * data.force[i];
+    if (b.parent >= 0) data.force[b.parent] += data.X_parent[i].ApplyForceToParent(data.force[i]);
   }
 }
 
@@ -80,6 +98,35 @@ const Eigen::VectorXd& CalcBiasForces(const Model& model, Data& data, const Eige
 
 namespace {
 
+// The mass matrix's column of a one-velocity joint (revolute, prismatic): the general loop below
+// with F one fixed-size column, so that its products up the chain are fixed-size too.
+template <class Store>
+void CrbaColumn(const Model& model, Data& data, int i, Store& store) {
+  const Body& b = model.bodies[i];
+  Vector6d F = data.composite[i].Apply(data.S[i].col(0));
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> diagonal(1);
+  diagonal[0] = data.S[i].col(0).dot(F) + b.armature;
+  store(b.v_index, b.v_index, diagonal);
+  for (int j = i; model.bodies[j].parent >= 0;) {
+    F = data.X_parent[j].ApplyForceToParent(F);
+    j = model.bodies[j].parent;
+    const Body& bj = model.bodies[j];
+    const int nv = VelocitySize(bj.joint);
+    if (nv == 0) continue;
+    // S_jᵀ F: a row of the block below the diagonal, stored with its transpose.
+    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> off(nv);
+    if (nv == 1) {
+      off[0] = data.S[j].col(0).dot(F);
+    } else {
+      off.noalias() = data.S[j].transpose() * F;
+    }
+    store(bj.v_index, b.v_index, off);
+    const Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 6> off_transposed =
+        off.transpose();
+    store(b.v_index, bj.v_index, off_transposed);
+  }
+}
+
 // CRBA (Featherstone's composite rigid body algorithm), on the joint transforms of the last
 // CalcForwardKinematics. `store(row, col, block)` receives each nonzero block of the lower and
 // upper triangles; the callers store it densely or per tree. A joint has at most 6 velocities, so
@@ -89,23 +136,28 @@ void Crba(const Model& model, Data& data, Store&& store) {
   using JointForces = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
   using JointBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   const int n = static_cast<int>(model.bodies.size());
-  for (int i = 0; i < n; ++i) data.composite[i] = model.bodies[i].inertia.Spatial();
+  for (int i = 0; i < n; ++i) data.composite[i] = math::OriginInertia::Of(model.bodies[i].inertia);
   for (int i = n - 1; i >= 0; --i) {
     const int p = model.bodies[i].parent;
-    if (p >= 0) data.composite[p] += data.X_up[i].transpose() * data.composite[i] * data.X_up[i];
+    if (p >= 0) data.composite[p] += data.composite[i].InParent(data.X_parent[i]);
   }
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
+    if (nv == 1) {
+      CrbaColumn(model, data, i, store);
+      continue;
+    }
     const auto& S = data.S[i];
-    JointForces F = data.composite[i] * S;
+    JointForces F(6, nv);
+    for (int c = 0; c < nv; ++c) F.col(c) = data.composite[i].Apply(S.col(c));
     JointBlock diagonal = S.transpose() * F;
     diagonal.diagonal().array() += b.armature;
     store(b.v_index, b.v_index, diagonal);
-    // Carry F up the chain: M_ji = S_jᵀ X_upᵀ … F.
+    // Carry F up the chain: M_ji = S_jᵀ X_upᵀ … F, column by column.
     for (int j = i; model.bodies[j].parent >= 0;) {
-      F = data.X_up[j].transpose() * F;
+      for (int c = 0; c < nv; ++c) F.col(c) = data.X_parent[j].ApplyForceToParent(F.col(c));
       j = model.bodies[j].parent;
       const Body& bj = model.bodies[j];
       if (VelocitySize(bj.joint) == 0) continue;
@@ -117,14 +169,24 @@ void Crba(const Model& model, Data& data, Store&& store) {
   }
 }
 
+// M's block at (row, col) ← block. Most blocks are 1 × 1 (two one-velocity joints), where a
+// run-time-sized block copy costs several times the entry.
+template <class Block>
+void StoreBlock(const Block& block, int row, int col, Eigen::MatrixXd& M) {
+  if (block.rows() == 1 && block.cols() == 1) {
+    M(row, col) = block(0, 0);
+  } else {
+    M.block(row, col, block.rows(), block.cols()) = block;
+  }
+}
+
 }  // namespace
 
 const Eigen::MatrixXd& CalcMassMatrix(const Model& model, Data& data, const Eigen::VectorXd& q) {
   data.M.setZero(model.nv, model.nv);
   CalcForwardKinematics(model, data, q, data.zero_velocity);
-  Crba(model, data, [&](int row, int col, const auto& block) {
-    data.M.block(row, col, block.rows(), block.cols()) = block;
-  });
+  Crba(model, data,
+       [&](int row, int col, const auto& block) { StoreBlock(block, row, col, data.M); });
   return data.M;
 }
 
@@ -134,7 +196,7 @@ void CalcMassMatrixBlocksAtPoses(const Model& model, Data& data, std::vector<Eig
   for (std::size_t k = 0; k < blocks.size(); ++k) M[k].setZero(blocks[k].size, blocks[k].size);
   Crba(model, data, [&](int row, int col, const auto& block) {
     const int k = data.block_of_velocity[row];  // a tree never straddles blocks: col is in k too
-    M[k].block(row - blocks[k].start, col - blocks[k].start, block.rows(), block.cols()) = block;
+    StoreBlock(block, row - blocks[k].start, col - blocks[k].start, M[k]);
   });
 }
 
@@ -148,7 +210,7 @@ std::vector<Eigen::MatrixXd> CalcMassMatrixBlocks(const Model& model, Data& data
   CalcForwardKinematics(model, data, q, data.zero_velocity);
   Crba(model, data, [&](int row, int col, const auto& block) {
     const int k = block_of[row];  // a tree never straddles blocks, so col is in k too
-    M[k].block(row - blocks[k].start, col - blocks[k].start, block.rows(), block.cols()) = block;
+    StoreBlock(block, row - blocks[k].start, col - blocks[k].start, M[k]);
   });
   return M;
 }

@@ -116,8 +116,8 @@ Data MakeData(const Model& model) {
   d.velocity.assign(n, Vector6d::Zero());
   d.acceleration.assign(n, Vector6d::Zero());
   d.force.assign(n, Vector6d::Zero());
-  d.composite.assign(n, Matrix6d::Zero());
-  d.X_up.assign(n, Matrix6d::Identity());
+  d.composite.assign(n, math::OriginInertia{});
+  d.X_parent.assign(n, Transform{});
   for (const Body& b : model.bodies) d.S.push_back(MotionSubspace(b.joint, b.axis));
   d.dof_blocks = FindDofBlocks(model);
   d.block_of_velocity = BlockOfVelocity(model, d.dof_blocks);

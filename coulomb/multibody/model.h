@@ -89,10 +89,12 @@ struct Data {
   std::vector<Transform> X_world;  // body poses X_WB
   std::vector<Vector6d> velocity;  // spatial velocity of each body, body frame
   std::vector<Vector6d> acceleration;
-  std::vector<Vector6d> force;      // RNEA body forces, body frame
-  std::vector<Matrix6d> composite;  // CRBA composite inertias, body frame
-  std::vector<Matrix6d> X_up;       // motion transform parent → body
-  Eigen::MatrixXd M;                // last dense mass matrix (sized by CalcMassMatrix only)
+  std::vector<Vector6d> force;                 // RNEA body forces, body frame
+  std::vector<math::OriginInertia> composite;  // CRBA composite inertias, body frame
+  // Each body's pose in its parent's frame (the world for a root): the motion transform
+  // parent → body is its MotionToChild(), applied without forming it.
+  std::vector<Transform> X_parent;
+  Eigen::MatrixXd M;  // last dense mass matrix (sized by CalcMassMatrix only)
   // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
   // after it is built, and allocating S in the inner loops dominated CRBA's time.
   std::vector<MotionSubspaceMatrix> S;

@@ -25,7 +25,12 @@ class RobotDrop : public ::testing::TestWithParam<std::tuple<std::string, const 
 
 // Runs that do not meet the test yet, each with its measured reason (docs/robots.md); they are
 // reported as skipped, never silently dropped, and leave the robot issue open.
-const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {};
+// Runs that do not come to rest, each with what was measured (docs/robots.md).
+const std::map<std::pair<std::string, std::string>, std::string> kKnownGaps = {
+    {{"icub_drop", "trinkle"},
+     "iCub's left wrist pronation turns at 1.2-3.8 rad/s through the last second under paper "
+     "1's stepper; the last frame fell under 1 rad/s by chance until 2026-12-05"},
+};
 
 TEST_P(RobotDrop, ComesToRestOnTheFloor) {
   const auto& [name, formulation] = GetParam();
