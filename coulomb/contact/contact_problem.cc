@@ -328,10 +328,18 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                          const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                          const Eigen::VectorXd& tau, const ContactSet& set, double h,
                          ContactProblem& p, LimitRows limit_rows) {
+  multibody::CalcForwardKinematics(model, data, q, v);
+  BuildContactProblemAtPoses(model, data, q, v, tau, set, h, p, limit_rows);
+}
+
+void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& data,
+                                const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                const Eigen::VectorXd& tau, const ContactSet& set, double h,
+                                ContactProblem& p, LimitRows limit_rows) {
   p.time_step = h;
   p.v = v;
-  // RNEA leaves the kinematics at (q, v), which CRBA and the Jacobians below read.
-  p.force = tau - multibody::CalcBiasForces(model, data, q, v);
+  // RNEA, CRBA and the Jacobians below read the kinematics at (q, v).
+  p.force = tau - multibody::CalcBiasForcesAtPoses(model, data, v);
   multibody::CalcMassMatrixBlocksAtPoses(model, data, p.M_blocks);
   AddJointConstraints(model, q, p);
   // Joint damping D, implicit: (M + h D)(v⁺ − v) = h (f − D v) + Jᵀλ. Explicit damping is

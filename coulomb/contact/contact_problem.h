@@ -170,5 +170,11 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                          const Eigen::VectorXd& tau, const ContactSet& contacts, double time_step,
                          ContactProblem& problem,
                          LimitRows limit_rows = LimitRows::kConstraintsOnly);
+// The same when data's kinematics are already at (q, v) (the time step computed them to find
+// the contacts): they are read, not recomputed.
+void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& data,
+                                const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                const Eigen::VectorXd& tau, const ContactSet& contacts,
+                                double time_step, ContactProblem& problem, LimitRows limit_rows);
 
 }  // namespace coulomb::contact

@@ -39,10 +39,10 @@ void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd
 
 namespace {
 
-// RNEA into tau (resized to nv); a == nullptr is zero acceleration, without forming the zeros.
-void Rnea(const Model& model, Data& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-          const Eigen::VectorXd* a, Eigen::VectorXd& tau) {
-  CalcForwardKinematics(model, data, q, v);
+// RNEA into tau (resized to nv) on the kinematics of the last CalcForwardKinematics at (q, v);
+// a == nullptr is zero acceleration, without forming the zeros.
+void RneaAtPoses(const Model& model, Data& data, const Eigen::VectorXd& v, const Eigen::VectorXd* a,
+                 Eigen::VectorXd& tau) {
   // Gravity as a fictitious upward acceleration of the world (Featherstone's trick).
   Vector6d a_world = Vector6d::Zero();
   a_world.head<3>() = -model.gravity;
@@ -86,13 +86,20 @@ void Rnea(const Model& model, Data& data, const Eigen::VectorXd& q, const Eigen:
 Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,
                                     const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
   Eigen::VectorXd tau;
-  Rnea(model, data, q, v, &a, tau);
+  CalcForwardKinematics(model, data, q, v);
+  RneaAtPoses(model, data, v, &a, tau);
   return tau;
 }
 
 const Eigen::VectorXd& CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
                                       const Eigen::VectorXd& v) {
-  Rnea(model, data, q, v, nullptr, data.bias_forces);
+  CalcForwardKinematics(model, data, q, v);
+  return CalcBiasForcesAtPoses(model, data, v);
+}
+
+const Eigen::VectorXd& CalcBiasForcesAtPoses(const Model& model, Data& data,
+                                             const Eigen::VectorXd& v) {
+  RneaAtPoses(model, data, v, nullptr, data.bias_forces);
   return data.bias_forces;
 }
 

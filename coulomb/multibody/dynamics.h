@@ -36,6 +36,10 @@ Eigen::VectorXd CalcInverseDynamics(const Model& model, Data& data, const Eigen:
 // data.bias_forces (valid until the next call), and leaves the kinematics at (q, v) in data.
 const Eigen::VectorXd& CalcBiasForces(const Model& model, Data& data, const Eigen::VectorXd& q,
                                       const Eigen::VectorXd& v);
+// The same after CalcForwardKinematics at (q, v), which it reads instead of repeating: a time
+// step has just computed them to find its contacts.
+const Eigen::VectorXd& CalcBiasForcesAtPoses(const Model& model, Data& data,
+                                             const Eigen::VectorXd& v);
 
 // a = M⁻¹ (τ − bias − damping·v).
 Eigen::VectorXd CalcForwardDynamics(const Model& model, Data& data, const Eigen::VectorXd& q,

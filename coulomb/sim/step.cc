@@ -122,8 +122,9 @@ void BuildStepProblem(const Model& model, Data& data) {
   const contact::LimitRows limit_rows = model.settings.formulation->supports.joint_limits
                                             ? contact::LimitRows::kConstraintsOnly
                                             : contact::LimitRows::kAsContacts;
-  contact::BuildContactProblem(model.multibody, data.multibody, state.q, state.v, w.tau,
-                               w.detection.contacts, model.time_step, w.problem, limit_rows);
+  // FindStepContacts left the kinematics at (q, v).
+  contact::BuildContactProblemAtPoses(model.multibody, data.multibody, state.q, state.v, w.tau,
+                                      w.detection.contacts, model.time_step, w.problem, limit_rows);
   w.problem.drives = w.drives;
   if (model.settings.formulation->supports.contact_velocity_rate) {
     CalcContactVelocityRate(model, data);
