@@ -46,6 +46,14 @@ struct Transform {
     out.tail<3>().noalias() = R.transpose() * m.tail<3>();
     return out;
   }
+  // MotionToParent() applied: (R v + p × R ω, R ω).
+  Vector6d ApplyMotionToParent(const Vector6d& m) const {
+    Vector6d out;
+    out.tail<3>().noalias() = R * m.tail<3>();
+    out.head<3>().noalias() = R * m.head<3>();
+    out.head<3>() += p.cross(out.tail<3>());
+    return out;
+  }
   Vector6d ApplyForceToParent(const Vector6d& f) const {
     Vector6d out;
     out.head<3>().noalias() = R * f.head<3>();

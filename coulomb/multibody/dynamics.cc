@@ -105,42 +105,16 @@ const Eigen::VectorXd& CalcBiasForcesAtPoses(const Model& model, Data& data,
 
 namespace {
 
-// The mass matrix's column of a one-velocity joint (revolute, prismatic): the general loop below
-// with F one fixed-size column, so that its products up the chain are fixed-size too.
-template <class Store>
-void CrbaColumn(const Model& model, Data& data, int i, Store& store) {
-  const Body& b = model.bodies[i];
-  Vector6d F = data.composite[i].Apply(data.S[i].col(0));
-  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> diagonal(1);
-  diagonal[0] = data.S[i].col(0).dot(F) + b.armature;
-  store(b.v_index, b.v_index, diagonal);
-  for (int j = i; model.bodies[j].parent >= 0;) {
-    F = data.X_parent[j].ApplyForceToParent(F);
-    j = model.bodies[j].parent;
-    const Body& bj = model.bodies[j];
-    const int nv = VelocitySize(bj.joint);
-    if (nv == 0) continue;
-    // S_jᵀ F: a row of the block below the diagonal, stored with its transpose.
-    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> off(nv);
-    if (nv == 1) {
-      off[0] = data.S[j].col(0).dot(F);
-    } else {
-      off.noalias() = data.S[j].transpose() * F;
-    }
-    store(bj.v_index, b.v_index, off);
-    const Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 6> off_transposed =
-        off.transpose();
-    store(b.v_index, bj.v_index, off_transposed);
-  }
-}
-
-// CRBA (Featherstone's composite rigid body algorithm), on the joint transforms of the last
+// CRBA (Featherstone's composite rigid body algorithm), on the kinematics of the last
 // CalcForwardKinematics. `store(row, col, block)` receives each nonzero block of the lower and
-// upper triangles; the callers store it densely or per tree. A joint has at most 6 velocities, so
-// the temporaries have fixed capacity and live on the stack.
+// upper triangles (a double for a 1 × 1 block); the callers store it densely or per tree. The
+// composite inertias are summed from the leaves in body frames; then each joint's S and its
+// composite momentum F = I_c S are expressed once in the world frame, where an ancestor j's block
+// is M_ji = S_jᵀ F_i (power does not depend on the frame): the part that grows with the square of
+// a tree's depth is dot products, with no transform carried up the chain (MuJoCo's choice; its
+// frames sit at subtree centres of mass, ours at the world origin).
 template <class Store>
 void Crba(const Model& model, Data& data, Store&& store) {
-  using JointForces = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
   using JointBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   const int n = static_cast<int>(model.bodies.size());
   for (int i = 0; i < n; ++i) data.composite[i] = math::OriginInertia::Of(model.bodies[i].inertia);
@@ -152,28 +126,48 @@ void Crba(const Model& model, Data& data, Store&& store) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
     if (nv == 0) continue;
-    if (nv == 1) {
-      CrbaColumn(model, data, i, store);
-      continue;
+    const MotionSubspaceMatrix& S = data.S[i];
+    MotionSubspaceMatrix& S_world = data.S_world[i];
+    MotionSubspaceMatrix& F_world = data.F_world[i];
+    JointBlock diagonal(nv, nv);
+    for (int c = 0; c < nv; ++c) {
+      const Vector6d F = data.composite[i].Apply(S.col(c));
+      diagonal.col(c).noalias() = S.transpose() * F;  // in the body frame, as before
+      S_world.col(c) = data.X_world[i].ApplyMotionToParent(S.col(c));
+      F_world.col(c) = data.X_world[i].ApplyForceToParent(F);
     }
-    const auto& S = data.S[i];
-    JointForces F(6, nv);
-    for (int c = 0; c < nv; ++c) F.col(c) = data.composite[i].Apply(S.col(c));
-    JointBlock diagonal = S.transpose() * F;
     diagonal.diagonal().array() += b.armature;
-    store(b.v_index, b.v_index, diagonal);
-    // Carry F up the chain: M_ji = S_jᵀ X_upᵀ … F, column by column.
-    for (int j = i; model.bodies[j].parent >= 0;) {
-      for (int c = 0; c < nv; ++c) F.col(c) = data.X_parent[j].ApplyForceToParent(F.col(c));
-      j = model.bodies[j].parent;
+    if (nv == 1) {
+      store(b.v_index, b.v_index, diagonal(0, 0));
+    } else {
+      store(b.v_index, b.v_index, diagonal);
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const Body& b = model.bodies[i];
+    const int nv = VelocitySize(b.joint);
+    if (nv == 0) continue;
+    for (int j = b.parent; j >= 0; j = model.bodies[j].parent) {
       const Body& bj = model.bodies[j];
-      if (VelocitySize(bj.joint) == 0) continue;
-      const JointBlock off = data.S[j].transpose() * F;
+      const int nv_j = VelocitySize(bj.joint);
+      if (nv_j == 0) continue;
+      if (nv == 1 && nv_j == 1) {
+        const double m = data.S_world[j].col(0).dot(data.F_world[i].col(0));
+        store(bj.v_index, b.v_index, m);
+        store(b.v_index, bj.v_index, m);
+        continue;
+      }
+      const JointBlock off = data.S_world[j].transpose() * data.F_world[i];
       store(bj.v_index, b.v_index, off);
       const JointBlock off_transposed = off.transpose();
       store(b.v_index, bj.v_index, off_transposed);
     }
   }
+}
+
+// M's entry at (row, col) ← value.
+void StoreBlock(double value, int row, int col, Eigen::MatrixXd& M) {
+  M(row, col) = value;
 }
 
 // M's block at (row, col) ← block. Most blocks are 1 × 1 (two one-velocity joints), where a

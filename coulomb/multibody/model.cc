@@ -119,6 +119,8 @@ Data MakeData(const Model& model) {
   d.composite.assign(n, math::OriginInertia{});
   d.X_parent.assign(n, Transform{});
   for (const Body& b : model.bodies) d.S.push_back(MotionSubspace(b.joint, b.axis));
+  d.S_world = d.S;
+  d.F_world = d.S;
   d.dof_blocks = FindDofBlocks(model);
   d.block_of_velocity = BlockOfVelocity(model, d.dof_blocks);
   d.block_of_body = BlockOfBodies(model, d.dof_blocks);

@@ -98,6 +98,8 @@ struct Data {
   // Motion subspaces S (6 × nv) per body, computed once by MakeData: the model is immutable
   // after it is built, and allocating S in the inner loops dominated CRBA's time.
   std::vector<MotionSubspaceMatrix> S;
+  // CRBA's workspace: each joint's S and composite momentum I_c S in the world frame.
+  std::vector<MotionSubspaceMatrix> S_world, F_world;
   // The model's mass-matrix blocks (FindDofBlocks), the block of each velocity index and of each
   // body (−1: no velocities, as the world's welded bodies), fixed by the trees: computed once by
   // MakeData instead of at every step.

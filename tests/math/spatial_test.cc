@@ -51,6 +51,7 @@ TEST(SpatialTransform, AppliedToAVectorAsItsMatrix) {
     const Transform X = RandomTransform(rng);
     const Vector6d m = RandomVector(rng), f = RandomVector(rng);
     ExpectNear(X.ApplyMotionToChild(m), X.MotionToChild() * m);
+    ExpectNear(X.ApplyMotionToParent(m), X.MotionToParent() * m);
     ExpectNear(X.ApplyForceToParent(f), X.ForceToParent() * f);
     // Power is frame-independent: (X f) · m_parent = f · (X⁻¹ m_parent).
     EXPECT_NEAR(X.ApplyForceToParent(f).dot(m), f.dot(X.ApplyMotionToChild(m)),

@@ -45,7 +45,7 @@ using Key = std::pair<std::string, std::string>;  // (example, formulation)
 const std::map<Key, std::uint64_t>& PinnedHashes() {
   static const auto* hashes = new std::map<Key, std::uint64_t>{
       {{"arch", "sap"}, 0xd2b1c603b2c1f8c9ULL},
-      {{"arm_hand_ball", "sap"}, 0xe9311c71f5b9c978ULL},
+      {{"arm_hand_ball", "sap"}, 0x6d920e5b253af258ULL},
       {{"bin", "velocity-lcp"}, 0xf5ed7fade9df63deULL},
       {{"bin", "cone"}, 0x95587244689ada91ULL},
       {{"bin", "sap"}, 0xb7fb825248c0ed96ULL},
@@ -55,10 +55,10 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"drop", "trinkle"}, 0x103c0886ad93b665ULL},
       {{"drop", "sap"}, 0x69a783789373fab8ULL},
       {{"gripper_teddy", "sap"}, 0xbe83ac9d4342eba2ULL},
-      {{"iiwa_hold", "velocity-lcp"}, 0xbaae114987e41a68ULL},
-      {{"iiwa_hold", "cone"}, 0xbaae114987e41a68ULL},
-      {{"iiwa_hold", "trinkle"}, 0xbaae114987e41a68ULL},
-      {{"iiwa_hold", "sap"}, 0x57c367459c340ecaULL},
+      {{"iiwa_hold", "velocity-lcp"}, 0x3cab6e63def1f5c1ULL},
+      {{"iiwa_hold", "cone"}, 0x3cab6e63def1f5c1ULL},
+      {{"iiwa_hold", "trinkle"}, 0x3cab6e63def1f5c1ULL},
+      {{"iiwa_hold", "sap"}, 0xc6d911b0b9afe064ULL},
       {{"incline", "velocity-lcp"}, 0xc6c4a5957d0fa721ULL},
       {{"incline", "cone"}, 0xb40257dfc6e8ab9eULL},
       {{"incline", "trinkle"}, 0xc9ff5f1de8aaddd0ULL},
