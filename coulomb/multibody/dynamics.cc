@@ -129,12 +129,15 @@ void Crba(const Model& model, Data& data, Store&& store) {
     const MotionSubspaceMatrix& S = data.S[i];
     MotionSubspaceMatrix& S_world = data.S_world[i];
     MotionSubspaceMatrix& F_world = data.F_world[i];
+    // In the world frame only what an off-diagonal block reads: F for a body below another,
+    // S for a body above one (a free body, alone in its tree, needs neither).
+    const bool below = b.parent >= 0, above = data.has_children[i] != 0;
     JointBlock diagonal(nv, nv);
     for (int c = 0; c < nv; ++c) {
       const Vector6d F = data.composite[i].Apply(S.col(c));
       diagonal.col(c).noalias() = S.transpose() * F;  // in the body frame, as before
-      S_world.col(c) = data.X_world[i].ApplyMotionToParent(S.col(c));
-      F_world.col(c) = data.X_world[i].ApplyForceToParent(F);
+      if (above) S_world.col(c) = data.X_world[i].ApplyMotionToParent(S.col(c));
+      if (below) F_world.col(c) = data.X_world[i].ApplyForceToParent(F);
     }
     diagonal.diagonal().array() += b.armature;
     if (nv == 1) {

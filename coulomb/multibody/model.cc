@@ -121,6 +121,10 @@ Data MakeData(const Model& model) {
   for (const Body& b : model.bodies) d.S.push_back(MotionSubspace(b.joint, b.axis));
   d.S_world = d.S;
   d.F_world = d.S;
+  d.has_children.assign(n, 0);
+  for (const Body& b : model.bodies) {
+    if (b.parent >= 0) d.has_children[b.parent] = 1;
+  }
   d.dof_blocks = FindDofBlocks(model);
   d.block_of_velocity = BlockOfVelocity(model, d.dof_blocks);
   d.block_of_body = BlockOfBodies(model, d.dof_blocks);

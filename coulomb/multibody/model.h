@@ -100,6 +100,7 @@ struct Data {
   std::vector<MotionSubspaceMatrix> S;
   // CRBA's workspace: each joint's S and composite momentum I_c S in the world frame.
   std::vector<MotionSubspaceMatrix> S_world, F_world;
+  std::vector<char> has_children;  // per body: some body's parent is this one
   // The model's mass-matrix blocks (FindDofBlocks), the block of each velocity index and of each
   // body (−1: no velocities, as the world's welded bodies), fixed by the trees: computed once by
   // MakeData instead of at every step.
