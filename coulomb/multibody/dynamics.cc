@@ -265,7 +265,7 @@ Eigen::MatrixXd CalcPointJacobian(const Model& model, const Data& data, int body
 double CalcKineticEnergy(const Model& model, const Data& data) {
   double e = 0;
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
-    e += 0.5 * data.velocity[i].dot(model.bodies[i].inertia.Spatial() * data.velocity[i]);
+    e += 0.5 * data.velocity[i].dot(model.bodies[i].inertia.Apply(data.velocity[i]));
   }
   return e;
 }
