@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "coulomb/math/contact_frame.h"
+#include "coulomb/math/dense_resize.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::contact {
@@ -363,10 +364,11 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   const int rows = nc + static_cast<int>(p.limit_contacts.size());  // contacts, limits included
   math::TripletBuffer& entries = p.jacobian_entries;
   entries.clear();
-  p.phi.resize(rows);
-  p.mu.resize(rows);
-  p.restitution.resize(rows);
-  p.compliance.resize(rows);
+  // Sized per contact: kept blocks, so a count that comes and goes allocates nothing.
+  math::ResizeKeepingStorage(p.phi, rows);
+  math::ResizeKeepingStorage(p.mu, rows);
+  math::ResizeKeepingStorage(p.restitution, rows);
+  math::ResizeKeepingStorage(p.compliance, rows);
   p.frames.resize(rows);
   p.contact_blocks.resize(rows);
   for (int k = 0; k < nc; ++k) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb::convex {
 namespace {
 
@@ -46,7 +48,7 @@ void MakeSapModel(const SapProblem& problem, SapModel& m, SapModelScratch& scrat
   math::TripletBuffer& j_triplets = scratch.J;
   a_triplets.clear();
   j_triplets.clear();
-  m.v_star.resize(m.size);
+  math::ResizeKeepingStorage(m.v_star, m.size);
   for (int k : m.participating) {
     const SapClique& clique = problem.cliques[k];
     AddDenseBlock(clique.A, m.clique_offset[k], m.clique_offset[k], a_triplets);
@@ -54,6 +56,7 @@ void MakeSapModel(const SapProblem& problem, SapModel& m, SapModelScratch& scrat
         problem.v_star.segment(clique.start, clique.size());
   }
   math::AssignFromTriplets(a_triplets, m.size, m.size, m.A);
+  math::ResizeKeepingStorage(m.inverse_sqrt_diagonal, m.size);
   m.inverse_sqrt_diagonal = m.A.diagonal().cwiseSqrt().cwiseInverse();
   for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
     const SapJacobian& jac = problem.constraints[i].jacobian;
@@ -74,7 +77,7 @@ Eigen::VectorXd GatherParticipating(const SapProblem& problem, const SapModel& m
 
 void GatherParticipating(const SapProblem& problem, const SapModel& model,
                          const Eigen::VectorXd& full, Eigen::VectorXd& compact) {
-  compact.resize(model.size);
+  math::ResizeKeepingStorage(compact, model.size);
   for (int k : model.participating) {
     const SapClique& c = problem.cliques[k];
     compact.segment(model.clique_offset[k], c.size()) = full.segment(c.start, c.size());
@@ -99,7 +102,7 @@ ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapMo
 void EvaluateConstraints(const SapProblem& problem, const SapModel& model,
                          const Eigen::VectorXd& v_c, bool with_hessian,
                          ConstraintsEvaluation& out) {
-  out.gamma.resize(model.rows());
+  math::ResizeKeepingStorage(out.gamma, model.rows());
   out.cost = 0;
   out.G.clear();
   if (with_hessian) out.G.reserve(problem.constraints.size());

@@ -9,6 +9,7 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/convex/sap_model.h"
 #include "coulomb/convex/sap_newton_direction.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb::convex {
 namespace {
@@ -45,6 +46,21 @@ void ResetResult(SapResult& out) {
   out.residual = out.residual_bound = out.cost = 0;
   out.participating_velocities = 0;
   out.seconds = out.factor_seconds = 0;
+}
+
+// Every vector of the workspace at its size for this model, in kept blocks: the participating
+// velocities and the constraint rows come and go with contacts, and Eigen would reallocate each
+// vector at each new size.
+void SizeWorkspace(const SapModel& model, SapWorkspace& ws) {
+  const Eigen::Index size = model.size, rows = model.rows();
+  for (Eigen::VectorXd* v : {&ws.iterate.v, &ws.iterate.gradient, &ws.dv, &ws.momentum, &ws.product,
+                             &ws.next_v, &ws.dp}) {
+    math::ResizeKeepingStorage(*v, size);
+  }
+  for (Eigen::VectorXd* v : {&ws.iterate.v_c, &ws.iterate.constraints.gamma, &ws.dv_c, &ws.line_v_c,
+                             &ws.line_constraints.gamma}) {
+    math::ResizeKeepingStorage(*v, rows);
+  }
 }
 
 // ℓ, ∇ℓ and the impulses at it.v (set by the caller), in place.
@@ -168,6 +184,7 @@ void SolveSap(const SapProblem& problem, const SapSolverParams& params,
   SapModel& model = ws.model;
   MakeSapModel(problem, model, ws.model_scratch);
   ws.hessian.Build(problem, model);
+  SizeWorkspace(model, ws);
   out.participating_velocities = model.size;
   const bool warm = v_guess.size() == problem.nv() && v_guess.allFinite();
   SapIterate& it = ws.iterate;
@@ -232,7 +249,9 @@ void SolveSap(const SapProblem& problem, const SapSolverParams& params,
                                                    (std::abs(it.cost) + std::abs(previous_cost));
   }
   out.cost = it.cost;
+  math::ResizeKeepingStorage(out.gamma, it.constraints.gamma.size());
   out.gamma = it.constraints.gamma;
+  math::ResizeKeepingStorage(out.v, problem.v_star.size());
   out.v = problem.v_star;
   ScatterParticipating(problem, model, it.v, out.v);
   if (!out.v.allFinite() || !out.gamma.allFinite()) {

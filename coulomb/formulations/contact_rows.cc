@@ -6,6 +6,8 @@
 
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/contact_sweeps.h"
+#include "coulomb/math/dense_resize.h"
+#include "coulomb/math/vector_growth.h"
 
 namespace coulomb {
 namespace {
@@ -40,6 +42,7 @@ void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows)
       pool += 3 * block.size;
     }
   }
+  math::ReserveGrowing(rows.J, static_cast<std::size_t>(pool));
   rows.J.assign(pool, 0.0);
   rows.MinvJt.resize(pool);
   for (int k = 0; k < nc; ++k) {
@@ -187,9 +190,10 @@ void MakeContactRows(const contact::ContactProblem& problem, double position_cor
   InvertTouchedBlocks(problem, rows);
   const bool compliant = problem.compliance.size() == nc;
   const double h = problem.time_step;
+  math::ResizeKeepingStorage(rows.mu, nc);
   rows.mu = problem.mu;
   rows.v_star = problem.v_star;
-  rows.q.resize(3 * nc);
+  math::ResizeKeepingStorage(rows.q, 3 * nc);
   for (int k = 0; k < nc; ++k) {
     ContactRows::Row& row = rows.contacts[k];
     Eigen::Matrix3d W = Eigen::Matrix3d::Zero();

@@ -11,6 +11,7 @@
 
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/formulations/pyramid_contact.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -108,7 +109,7 @@ double CertifyFromImpulses(Sweeper& s, FrictionContactCertificate& certificate) 
     for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
     return std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
   }
-  certificate.u.resize(3 * nc);
+  math::ResizeKeepingStorage(certificate.u, 3 * nc);
   for (int k = 0; k < nc; ++k) {
     certificate.u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
   }
@@ -204,8 +205,10 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
             result.r, result.v, result.pyramid};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
-  r.setZero(3 * nc);
-  result.pyramid.setZero(pyramid ? nc * s.stride() : 0);
+  math::ResizeKeepingStorage(r, 3 * nc);
+  r.setZero();
+  math::ResizeKeepingStorage(result.pyramid, pyramid ? nc * s.stride() : 0);
+  result.pyramid.setZero();
   const bool warm = warm_start.size() == 3 * nc && warm_start.allFinite() && !warm_start.isZero();
   v = rows.v_star;
   for (int k = 0; k < nc && warm; ++k) {
@@ -252,6 +255,7 @@ void TakeSweepResult(const ContactSweepResult& sweeps, ContactSolution& out) {
   out.message = sweeps.message;
   out.iterations = sweeps.sweeps;
   out.residual = sweeps.error;
+  math::ResizeKeepingStorage(out.impulses, sweeps.r.size());
   out.impulses = sweeps.r;
   out.v_next = sweeps.v;
 }

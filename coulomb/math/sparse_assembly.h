@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coulomb/math/sparse_resize.h"
+#include "coulomb/math/vector_growth.h"
 
 namespace coulomb::math {
 
@@ -65,6 +66,7 @@ void AssignFromTriplets(TripletBuffer& buffer, Eigen::Index rows, Eigen::Index c
   // Two stable counting sorts (by inner index, then by outer index) order the entries by
   // (outer, inner) and keep duplicates in the order they were added.
   const auto counting_sort = [&](const auto& key, int keys, const int* input, int* output) {
+    ReserveGrowing(buffer.offset, static_cast<std::size_t>(keys) + 1);
     buffer.offset.assign(static_cast<std::size_t>(keys) + 1, 0);
     for (int i = 0; i < n; ++i) ++buffer.offset[key(buffer.entries[input ? input[i] : i]) + 1];
     for (int k = 0; k < keys; ++k) buffer.offset[k + 1] += buffer.offset[k];

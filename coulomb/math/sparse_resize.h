@@ -9,7 +9,9 @@
 #include <Eigen/Sparse>
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -30,7 +32,7 @@ struct SparseMatrixMembers : Eigen::SparseMatrix<double, Options, int> {
 }  // namespace detail
 
 // As m.resize(rows, cols) — an empty rows × cols matrix, compressed — but keeping the outer
-// index's block when it is large enough. The value and inner-index arrays keep their capacity
+// index's block when it is large enough, and doubling it when not. The value and inner-index arrays keep their capacity
 // either way (Eigen's resize clears them without freeing).
 template <int Options>
 void ResizeKeepingStorage(Eigen::SparseMatrix<double, Options, int>& m, Eigen::Index rows,
@@ -41,7 +43,17 @@ void ResizeKeepingStorage(Eigen::SparseMatrix<double, Options, int>& m, Eigen::I
   const Eigen::Index outer_size = kRowMajor ? rows : cols;
   int* outer = m.*Members::kOuterIndex;
   const std::size_t bytes = static_cast<std::size_t>(outer_size + 1) * sizeof(int);
-  if (outer != nullptr && m.isCompressed() && malloc_usable_size(outer) >= bytes) {
+  if (m.isCompressed()) {
+    if (outer == nullptr || malloc_usable_size(outer) < bytes) {
+      // A new block twice the old one (Eigen takes exactly the new size): a count that creeps up
+      // while a pile lands finds room again. Eigen's own malloc and free pair with these.
+      const std::size_t old_bytes = outer == nullptr ? 0 : malloc_usable_size(outer);
+      void* block = std::malloc(std::max(bytes, 2 * old_bytes));
+      if (block == nullptr) throw std::bad_alloc();
+      std::free(outer);
+      outer = static_cast<int*>(block);
+      m.*Members::kOuterIndex = outer;
+    }
     m.*Members::kOuterSize = outer_size;
     m.*Members::kInnerSize = kRowMajor ? cols : rows;
     m.data().clear();

@@ -6,6 +6,8 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/dense_resize.h"
+#include "coulomb/math/vector_growth.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/actuator.h"
 
@@ -150,11 +152,10 @@ void SolveStep(const Model& model, Data& data) {
   } else {
     WarmStartContacts(w.detection.contacts, data.multibody.X_world, data.state.contacts,
                       w.warm_start);
-    // Limit contacts after the geometric ones. (Eigen's one-argument conservativeResize
-    // reallocates even to the same size, hence the test.)
+    // Limit contacts after the geometric ones.
     if (const Eigen::Index geometric = w.warm_start.size();
         geometric != 3 * w.problem.num_contacts()) {
-      w.warm_start.conservativeResize(3 * w.problem.num_contacts());
+      math::ResizeKeepingStorage(w.warm_start, 3 * w.problem.num_contacts());
       WarmStartLimitContacts(w.problem.limit_contacts, data.state.contacts,
                              w.warm_start.tail(w.warm_start.size() - geometric));
     }
@@ -169,6 +170,7 @@ void SolveStep(const Model& model, Data& data) {
   report.factor_seconds = solution.factor_seconds;
   report.factorizations = solution.factorizations;
   // Over every row, limit contacts included: the certificate covers them too.
+  math::ResizeKeepingStorage(report.contact_velocities, w.problem.J.rows());
   report.contact_velocities.noalias() = w.problem.J * solution.v_next;
   if (model.settings.measure_accuracy) {
     report.metrics =
@@ -176,8 +178,9 @@ void SolveStep(const Model& model, Data& data) {
   }
   const int geometric = w.problem.num_geometric_contacts();
   if (geometric != w.problem.num_contacts()) {
-    report.contact_velocities.conservativeResize(3 * geometric);
+    math::ResizeKeepingStorage(report.contact_velocities, 3 * geometric);  // keeps the head
   }
+  math::ResizeKeepingStorage(report.gaps, geometric);
   report.gaps = w.problem.phi.head(geometric);
   for (int k = 0; k < geometric; ++k) {
     report.gaps[k] += model.time_step * report.contact_velocities[3 * k];
@@ -204,9 +207,11 @@ void Advance(const Model& model, Data& data) {
   RememberLimitContacts(w.problem.limit_contacts,
                         w.solution.impulses.tail(w.solution.impulses.size() - geometric),
                         state.contacts);
-  data.report.contacts = w.detection.contacts;
+  math::AssignGrowing(data.report.contacts.contacts, w.detection.contacts.contacts);
+  math::ResizeKeepingStorage(data.report.impulses, geometric);
   data.report.impulses = w.solution.impulses.head(geometric);
-  data.report.limit_impulses.resize(static_cast<Eigen::Index>(w.problem.limit_contacts.size()));
+  math::ResizeKeepingStorage(data.report.limit_impulses,
+                             static_cast<Eigen::Index>(w.problem.limit_contacts.size()));
   for (Eigen::Index k = 0; k < data.report.limit_impulses.size(); ++k) {
     data.report.limit_impulses[k] = w.solution.impulses[geometric + 3 * k];
   }

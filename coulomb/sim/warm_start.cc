@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "coulomb/math/contact_frame.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb::sim {
 namespace {
@@ -64,7 +65,8 @@ void RememberContacts(const geometry::ContactSet& contacts,
 void WarmStartContacts(const geometry::ContactSet& contacts,
                        const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm) {
-  warm.setZero(3 * static_cast<Eigen::Index>(contacts.contacts.size()));
+  math::ResizeKeepingStorage(warm, 3 * static_cast<Eigen::Index>(contacts.contacts.size()));
+  warm.setZero();
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
     const geometry::Contact& c = contacts.contacts[k];
     if (c.id == 0) continue;

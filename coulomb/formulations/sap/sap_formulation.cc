@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -263,7 +264,8 @@ void RigidSolution(const contact::ContactProblem& problem, const SapStepProblem&
   }
   // Contacts come first in the constraint stack; contacts between two static bodies have none
   // and keep zero impulse.
-  out.impulses.setZero(3 * problem.num_contacts());
+  math::ResizeKeepingStorage(out.impulses, 3 * problem.num_contacts());
+  out.impulses.setZero();
   if (r.gamma.size() > 0) {
     for (std::size_t i = 0; i < step.contacts.size(); ++i) {
       out.impulses.segment<3>(3 * step.contacts[i]) = r.gamma.segment<3>(3 * i);
