@@ -1,48 +1,82 @@
 #include "coulomb/complementarity/complementary_basis.h"
 
-namespace coulomb {
+#include "coulomb/math/dense_resize.h"
 
-std::optional<Eigen::VectorXd> SolveComplementaryBasis(const LcpProblem& problem,
-                                                       const std::vector<char>& in_alpha,
-                                                       const Eigen::VectorXd* near) {
-  const int n = problem.size();
-  std::vector<int> alpha;
-  for (int i = 0; i < n; ++i) {
-    if (in_alpha[i]) alpha.push_back(i);
+namespace coulomb {
+namespace {
+
+// Two steps of iterative refinement x += solve(rhs − B x), as `solve` (in place on its argument)
+// does it.
+template <typename Solve>
+void Refine(const Eigen::Map<const Eigen::MatrixXd>& block, ComplementaryBasisWorkspace& ws,
+            const Solve& solve) {
+  for (int step = 0; step < 2; ++step) {
+    ws.residual.noalias() = block * ws.x;  // then rhs − B x
+    ws.residual = ws.rhs - ws.residual;
+    solve(ws.residual, ws.correction);
+    ws.x += ws.correction;
   }
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
-  const int k = static_cast<int>(alpha.size());
-  if (k == 0) return z;
-  Eigen::MatrixXd block(k, k);
-  Eigen::VectorXd rhs(k);
-  for (int a = 0; a < k; ++a) {
-    rhs[a] = -problem.q[alpha[a]];
-    for (int b = 0; b < k; ++b) block(a, b) = problem.M(alpha[a], alpha[b]);
-  }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(block);
-  Eigen::VectorXd x;
-  if (lu.rcond() > 1e-14) {
-    x = lu.solve(rhs);
-    for (int step = 0; step < 2; ++step) x += lu.solve(rhs - block * x);
-  } else {
-    if (near == nullptr) return std::nullopt;
-    x.resize(k);
-    for (int a = 0; a < k; ++a) x[a] = (*near)[alpha[a]];
-    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(block);
-    for (int step = 0; step < 2; ++step) x += cod.solve(rhs - block * x);
-    const double scale = 1.0 + rhs.lpNorm<Eigen::Infinity>() +
-                         block.lpNorm<Eigen::Infinity>() * x.lpNorm<Eigen::Infinity>();
-    if (!((rhs - block * x).lpNorm<Eigen::Infinity>() <= 1e-12 * scale)) return std::nullopt;
-  }
-  if (!x.allFinite()) return std::nullopt;
-  for (int a = 0; a < k; ++a) z[alpha[a]] = x[a];
-  return z;
 }
 
-std::vector<char> GuessBasis(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
-  std::vector<char> alpha(z.size());
-  for (Eigen::Index i = 0; i < z.size(); ++i) alpha[i] = z[i] > w[i] ? 1 : 0;
-  return alpha;
+}  // namespace
+
+bool SolveComplementaryBasis(const LcpProblem& problem, const std::vector<char>& in_alpha,
+                             const Eigen::VectorXd* near, ComplementaryBasisWorkspace& ws) {
+  const int n = problem.size();
+  ws.alpha.clear();
+  for (int i = 0; i < n; ++i) {
+    if (in_alpha[i]) ws.alpha.push_back(i);
+  }
+  math::ResizeKeepingStorage(ws.z, n);
+  ws.z.setZero();
+  const int k = static_cast<int>(ws.alpha.size());
+  if (k == 0) return true;
+  // Room for the largest basis at once: the guessed bases of one problem differ in size.
+  ws.block.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  math::ReserveLu(ws.lu, n);
+  math::ReserveMinNorm(ws.min_norm, n);
+  ws.block.resize(static_cast<std::size_t>(k) * static_cast<std::size_t>(k));
+  Eigen::Map<Eigen::MatrixXd> block(ws.block.data(), k, k);
+  for (Eigen::VectorXd* v : {&ws.rhs, &ws.x, &ws.residual, &ws.correction}) {
+    math::ResizeKeepingStorage(*v, k);
+  }
+  for (int b = 0; b < k; ++b) {
+    ws.rhs[b] = -problem.q[ws.alpha[b]];
+    for (int a = 0; a < k; ++a) block(a, b) = problem.M(ws.alpha[a], ws.alpha[b]);
+  }
+  const Eigen::Map<const Eigen::MatrixXd> B(ws.block.data(), k, k);
+  math::PrepareLu(ws.lu, k) = B;
+  math::FactorLu(ws.lu);
+  if (math::EstimateReciprocalCondition(ws.lu) > 1e-14) {
+    ws.x = ws.rhs;
+    math::SolveLuInPlace(ws.lu, ws.x);
+    Refine(B, ws, [&](const Eigen::VectorXd& r, Eigen::VectorXd& d) {
+      d = r;
+      math::SolveLuInPlace(ws.lu, d);
+    });
+  } else {
+    if (near == nullptr) return false;
+    for (int a = 0; a < k; ++a) ws.x[a] = (*near)[ws.alpha[a]];
+    math::PrepareMinNorm(ws.min_norm, k) = B;
+    math::FactorMinNorm(ws.min_norm);
+    Refine(B, ws, [&](const Eigen::VectorXd& r, Eigen::VectorXd& d) {
+      math::SolveMinNorm(ws.min_norm, r, d);
+    });
+    ws.residual.noalias() = B * ws.x;
+    const double scale = 1.0 + ws.rhs.lpNorm<Eigen::Infinity>() +
+                         B.cwiseAbs().maxCoeff() * ws.x.lpNorm<Eigen::Infinity>();
+    if (!((ws.rhs - ws.residual).lpNorm<Eigen::Infinity>() <= 1e-12 * scale)) return false;
+  }
+  if (!ws.x.allFinite()) return false;
+  for (int a = 0; a < k; ++a) ws.z[ws.alpha[a]] = ws.x[a];
+  return true;
+}
+
+const std::vector<char>& GuessBasis(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                                    ComplementaryBasisWorkspace& ws) {
+  ws.guess.resize(static_cast<std::size_t>(z.size()));
+  for (Eigen::Index i = 0; i < z.size(); ++i) ws.guess[i] = z[i] > w[i] ? 1 : 0;
+  return ws.guess;
 }
 
 }  // namespace coulomb

@@ -111,10 +111,11 @@ LcpResult SolveFeasibleInteriorPoint(const LcpProblem& problem,
     result.message =
         fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations, w.dot(z));
   }
-  const Eigen::VectorXd answer =
-      params.polish && status == LcpStatus::kSolved
-          ? RoundAndPolish(problem, z, w, params.acceptance_tolerance, true)
-          : z;
+  Eigen::VectorXd answer = z;
+  if (params.polish && status == LcpStatus::kSolved) {
+    ComplementaryBasisWorkspace rounding;
+    RoundAndPolish(problem, z, w, params.acceptance_tolerance, true, rounding, answer);
+  }
   const std::string message = result.message;
   SetAnswer(problem, answer, status, params.acceptance_tolerance, result);
   if (!message.empty()) result.message = message;

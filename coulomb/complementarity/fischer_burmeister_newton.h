@@ -12,6 +12,7 @@
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
+#include "coulomb/math/dense_factorizations.h"
 
 namespace coulomb {
 
@@ -24,9 +25,25 @@ struct FischerBurmeisterParams {
   double descent_power = 2.1;  // ... with this p (Siconos' defaults)
 };
 
+// What one solve works in, kept by callers that polish one answer after another: a warm
+// workspace allocates nothing. Speed only: a fresh one gives the same answer.
+struct FischerBurmeisterWorkspace {
+  Eigen::VectorXd z, w, phi;                    // the iterate, M z + q and Φ(z)
+  Eigen::VectorXd delta, m_delta, da, db;       // the generalized Jacobian's pieces
+  Eigen::VectorXd gradient, d;                  // ∇Ψ and the search direction
+  Eigen::VectorXd z_trial, w_trial, phi_trial;  // the line search's point
+  Eigen::VectorXd w_certificate;                // CertifyLcp's M z + q
+  math::DenseLu lu;                             // H = D_a + D_b M, factored
+};
+
 // Starts from `start` when given (the polishing use), else from z = max(0, −q) ∘ 0 = 0.
 LcpResult SolveFischerBurmeister(const LcpProblem& problem,
                                  const FischerBurmeisterParams& params = {},
                                  const Eigen::VectorXd* start = nullptr);
+// The same into `result` (its storage reused), working in `workspace`; `start` may not be
+// result.z.
+void SolveFischerBurmeister(const LcpProblem& problem, const FischerBurmeisterParams& params,
+                            const Eigen::VectorXd* start, FischerBurmeisterWorkspace& workspace,
+                            LcpResult& result);
 
 }  // namespace coulomb

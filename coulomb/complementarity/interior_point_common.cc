@@ -4,6 +4,7 @@
 
 #include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/fischer_burmeister_newton.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 
@@ -15,14 +16,16 @@ double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
   return alpha;
 }
 
-Eigen::VectorXd RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z,
-                               const Eigen::VectorXd& w, double tolerance, bool newton_polish) {
-  Eigen::VectorXd best = z;
-  double best_worst = CertifyLcp(problem, z).Worst();
-  if (const auto rounded = SolveComplementaryBasis(problem, GuessBasis(z, w), &z)) {
-    const double worst = CertifyLcp(problem, *rounded).Worst();
+void RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                    double tolerance, bool newton_polish, ComplementaryBasisWorkspace& ws,
+                    Eigen::VectorXd& best) {
+  math::ResizeKeepingStorage(best, z.size());
+  best = z;
+  double best_worst = CertifyLcp(problem, z, &ws.w).Worst();
+  if (SolveComplementaryBasis(problem, GuessBasis(z, w, ws), &z, ws)) {
+    const double worst = CertifyLcp(problem, ws.z, &ws.w).Worst();
     if (worst < best_worst) {
-      best = *rounded;
+      best = ws.z;
       best_worst = worst;
     }
   }
@@ -33,7 +36,6 @@ Eigen::VectorXd RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd&
     const LcpResult polished = SolveFischerBurmeister(problem, params, &best);
     if (polished.certificate.Worst() < best_worst) best = polished.z;
   }
-  return best;
 }
 
 }  // namespace coulomb

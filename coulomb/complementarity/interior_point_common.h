@@ -3,6 +3,7 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/lcp_problem.h"
 
 namespace coulomb {
@@ -15,8 +16,10 @@ double StepToBoundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx);
 // basis exactly, and fall back to a few Fischer–Burmeister Newton steps from the iterate if the
 // guess is wrong. Returns the best-certified of: the iterate itself, the rounded basis solution,
 // and the Fischer–Burmeister polish of the better of those two (only when neither passes
-// `tolerance`).
-Eigen::VectorXd RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z,
-                               const Eigen::VectorXd& w, double tolerance, bool newton_polish);
+// `tolerance`). Into `best` (not z or w), working in `workspace`: without the polish, a warm
+// workspace allocates nothing.
+void RoundAndPolish(const LcpProblem& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                    double tolerance, bool newton_polish, ComplementaryBasisWorkspace& workspace,
+                    Eigen::VectorXd& best);
 
 }  // namespace coulomb

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb {
 
 double LcpCertificate::Worst() const {
@@ -22,7 +24,7 @@ LcpCertificate CertifyLcp(const LcpProblem& problem, const Eigen::VectorXd& z,
   if (z.size() != n) return c;  // finite = false: a wrong-sized answer never passes
   Eigen::VectorXd own;          // w's storage when the caller does not want it
   Eigen::VectorXd& w = w_out != nullptr ? *w_out : own;
-  w.resize(n);
+  math::ResizeKeepingStorage(w, n);
   // Long double accumulation: the certificate must not inherit the rounding of the solver
   // that produced z (docs/notes/complementarity.md §6.3).
   for (int i = 0; i < n; ++i) {

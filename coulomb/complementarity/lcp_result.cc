@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <utility>
+
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 
@@ -43,16 +46,21 @@ LcpResult MakeBadInputResult(std::string solver, std::string reason) {
 
 void SetAnswer(const LcpProblem& problem, const Eigen::VectorXd& z, LcpStatus status,
                double tolerance, LcpResult& result) {
+  math::ResizeKeepingStorage(result.z, z.size());
   result.z = z;
   result.certificate = CertifyLcp(problem, z, &result.w);
   result.status = status;
   if (status == LcpStatus::kSolved && !result.certificate.Passes(tolerance)) {
     result.status = LcpStatus::kInaccurate;
-    result.message =
-        result.certificate.finite
-            ? fmt::format("answer misses the certificate: worst measure {:.3e} > {:.1e}",
-                          result.certificate.Worst(), tolerance)
-            : "answer has NaN or infinite entries";
+    // Into the kept string: a caller that keeps its result allocates nothing here once warm.
+    result.message.clear();
+    if (result.certificate.finite) {
+      fmt::format_to(std::back_inserter(result.message),
+                     "answer misses the certificate: worst measure {:.3e} > {:.1e}",
+                     result.certificate.Worst(), tolerance);
+    } else {
+      result.message = "answer has NaN or infinite entries";
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/fischer_burmeister_newton.h"
 #include "coulomb/complementarity/lcp_scaling.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -21,10 +23,10 @@ namespace {
 // Refactorizations allowed per run when the right-hand side drifts negative.
 constexpr int kMaxDriftRefactorizations = 5;
 
+// How a path ended; why it failed, if it did, is in the workspace's path_message.
 struct PathOutcome {
   LcpStatus status = LcpStatus::kIterationLimit;
   int pivots = 0;
-  std::string message;
 };
 
 // One complementary path of Lemke's method on  w − M z − d z0 = q  (already scaled).
@@ -51,16 +53,21 @@ class LemkePath {
   // docs/notes/complementarity.md §1.3.
   const Eigen::VectorXd& RefinedSolution(const LcpProblem& original, const Eigen::VectorXd& d,
                                          int steps);
-  // Indicator of the z variables in the final basis.
-  std::vector<char> ZBasis() const;
+  // Indicator of the z variables in the final basis, into `in_basis`.
+  const std::vector<char>& ZBasis(std::vector<char>& in_basis) const;
 
  private:
   int Z0() const { return 2 * n_; }
   bool IsW(int var) const { return var < n_; }
   int Complement(int var) const { return var < n_ ? var + n_ : var - n_; }
-  std::string VariableName(int var) const {
-    return var == Z0() ? "artificial z0"
-                       : fmt::format("{}[{}]", IsW(var) ? 'w' : 'z', IsW(var) ? var : var - n_);
+  // Appends the variable's name ("w[3]", "artificial z0") to `out`.
+  void AppendVariableName(int var, std::string& out) const {
+    if (var == Z0()) {
+      out += "artificial z0";
+    } else {
+      fmt::format_to(std::back_inserter(out), "{}[{}]", IsW(var) ? 'w' : 'z',
+                     IsW(var) ? var : var - n_);
+    }
   }
 
   double BinvEntry(int row, int col) const {
@@ -236,8 +243,7 @@ void LemkePath::Pivot(int row, int var, const Eigen::VectorXd& a) {
 }
 
 void LemkePath::Refactorize() {
-  Eigen::MatrixXd& B = ws_.basis;
-  B.resize(n_, n_);
+  Eigen::Map<Eigen::MatrixXd> B = math::PrepareLu(ws_.lu, n_);
   for (int r = 0; r < n_; ++r) {
     const int var = basic_[r];
     if (IsW(var)) {
@@ -248,20 +254,15 @@ void LemkePath::Refactorize() {
       B.col(r) = -M_.col(var - n_);
     }
   }
-  Eigen::PartialPivLU<Eigen::MatrixXd>& lu = ws_.lu;
-  lu.compute(B);
+  math::FactorLu(ws_.lu);
   // Only the stored (nontrivial) columns of B⁻¹ are needed: solve for those, not the inverse.
-  Eigen::MatrixXd& unit = ws_.unit;
-  unit.setZero(n_, static_cast<Eigen::Index>(stored_.size()));
-  for (std::size_t j = 0; j < stored_.size(); ++j)
-    unit(stored_[j], static_cast<Eigen::Index>(j)) = 1;
-  Eigen::MatrixXd& columns = ws_.solved;
-  columns.resize(n_, unit.cols());
-  columns = lu.solve(unit);
-  for (std::size_t j = 0; j < stored_.size(); ++j) {
-    binv_.col(stored_[j]) = columns.col(static_cast<Eigen::Index>(j));
+  for (const int col : stored_) {
+    binv_.col(col).setZero();
+    binv_(col, col) = 1.0;
+    math::SolveLuInPlace(ws_.lu, binv_.col(col));
   }
-  qbar_ = lu.solve(q_);
+  qbar_ = q_;
+  math::SolveLuInPlace(ws_.lu, qbar_);
 }
 
 bool LemkePath::CleanRightHandSide() {
@@ -316,7 +317,7 @@ PathOutcome LemkePath::Run(int max_pivots) {
   while (true) {
     if (out.pivots >= max_pivots) {
       out.status = LcpStatus::kIterationLimit;
-      out.message = fmt::format("pivot limit {} reached", max_pivots);
+      fmt::format_to(std::back_inserter(ws_.path_message), "pivot limit {} reached", max_pivots);
       return out;
     }
     const int entering = Complement(leaving);
@@ -337,8 +338,10 @@ PathOutcome LemkePath::Run(int max_pivots) {
       row = RatioTest(a);
       if (row < 0) {
         out.status = LcpStatus::kSecondaryRay;
-        out.message = fmt::format("secondary ray after {} pivots ({} unblocked)", out.pivots,
-                                  VariableName(entering));
+        fmt::format_to(std::back_inserter(ws_.path_message), "secondary ray after {} pivots (",
+                       out.pivots);
+        AppendVariableName(entering, ws_.path_message);
+        ws_.path_message += " unblocked)";
         return out;
       }
     }
@@ -357,8 +360,8 @@ PathOutcome LemkePath::Run(int max_pivots) {
   }
 }
 
-std::vector<char> LemkePath::ZBasis() const {
-  std::vector<char> in_basis(n_, 0);
+const std::vector<char>& LemkePath::ZBasis(std::vector<char>& in_basis) const {
+  in_basis.assign(static_cast<std::size_t>(n_), 0);
   for (int j = 0; j < n_; ++j) in_basis[j] = row_of_[n_ + j] >= 0 ? 1 : 0;
   return in_basis;
 }
@@ -399,24 +402,28 @@ const Eigen::VectorXd& LemkePath::RefinedSolution(const LcpProblem& original,
 // spent only on paths that ended properly.
 const Eigen::VectorXd& FinishPath(const LcpProblem& problem, LemkePath& path,
                                   const Eigen::VectorXd& d, const LemkeParams& params,
-                                  bool allow_polish, LemkeWorkspace& ws, std::string& note) {
+                                  bool allow_polish, LemkeWorkspace& ws) {
+  std::string& note = ws.note;
   Eigen::VectorXd& z = ws.z;
   path.RefinedSolution(problem, d, 2);
   if (CertifyLcp(problem, z, &ws.w).Passes(params.acceptance_tolerance)) return z;
-  if (const auto fresh = SolveComplementaryBasis(problem, path.ZBasis())) {
-    if (CertifyLcp(problem, *fresh).Worst() < CertifyLcp(problem, z).Worst()) {
-      z = *fresh;
+  ComplementaryBasisWorkspace& basis = ws.rounding;
+  if (SolveComplementaryBasis(problem, path.ZBasis(basis.guess), nullptr, basis)) {
+    if (CertifyLcp(problem, basis.z, &basis.w).Worst() < CertifyLcp(problem, z, &ws.w).Worst()) {
+      z = basis.z;
       note = "basis re-solved with a fresh LU";
     }
   }
+  math::ResizeKeepingStorage(ws.path_z, z.size());
   ws.path_z = z;
   if (params.polish && allow_polish &&
-      !CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+      !CertifyLcp(problem, z, &ws.w).Passes(params.acceptance_tolerance)) {
     FischerBurmeisterParams polish;
     polish.max_iterations = 20;
     polish.acceptance_tolerance = params.acceptance_tolerance;
-    const LcpResult polished = SolveFischerBurmeister(problem, polish, &z);
-    if (polished.certificate.Worst() < CertifyLcp(problem, z).Worst()) {
+    LcpResult& polished = ws.polished;
+    SolveFischerBurmeister(problem, polish, &z, ws.polish, polished);
+    if (polished.certificate.Worst() < CertifyLcp(problem, z, &ws.w).Worst()) {
       z = polished.z;
       note = "polished by Fischer-Burmeister Newton";
     }
@@ -428,12 +435,11 @@ const Eigen::VectorXd& FinishPath(const LcpProblem& problem, LemkePath& path,
   // keeps z's signs and removes the rounding (3.9e-11 there). Last, since the polish usually
   // certifies first and this costs a dense decomposition of the support; from the path's z, which
   // the polish may have moved off that support.
-  if (!CertifyLcp(problem, z).Passes(params.acceptance_tolerance)) {
+  if (!CertifyLcp(problem, z, &ws.w).Passes(params.acceptance_tolerance)) {
     CertifyLcp(problem, ws.path_z, &ws.w);
-    if (const auto nearest =
-            SolveComplementaryBasis(problem, GuessBasis(ws.path_z, ws.w), &ws.path_z)) {
-      if (CertifyLcp(problem, *nearest).Worst() < CertifyLcp(problem, z).Worst()) {
-        z = *nearest;
+    if (SolveComplementaryBasis(problem, GuessBasis(ws.path_z, ws.w, basis), &ws.path_z, basis)) {
+      if (CertifyLcp(problem, basis.z, &basis.w).Worst() < CertifyLcp(problem, z, &ws.w).Worst()) {
+        z = basis.z;
         note = "basis re-solved as the solution nearest the path's (a singular basis)";
       }
     }
@@ -480,7 +486,8 @@ void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorks
   SplitMix64 rng(params.seed);
   Eigen::VectorXd& cover = ws.cover;
   cover.setOnes(n);
-  std::string failures;
+  std::string& failures = ws.failures;
+  failures.clear();
   for (int run = 0; run <= params.max_restarts; ++run) {
     // Each run follows a different complementary path: with scaling enabled, odd runs drop it
     // (a different D changes the path as much as a covering vector does); from the third run
@@ -498,31 +505,33 @@ void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorks
     // Certify, don't trust (docs/notes/complementarity.md §1.3), in both directions: a "solved"
     // path may have drifted, and a "ray" or a pivot cap often ends with z0 already ≈ 0, i.e. on a
     // solution that the re-solve of the final complementary basis recovers exactly.
-    std::string note;
+    ws.note.clear();
+    ws.path_message.clear();
     const bool ended = outcome.status == LcpStatus::kSolved;
     if (!ended && !params.certify_failed_runs) {
       SetAnswer(problem, path.RefinedSolution(problem, d, 0), outcome.status,
                 params.acceptance_tolerance, result);
-      failures += fmt::format("run {}: {}; ", run + 1, outcome.message);
+      fmt::format_to(std::back_inserter(failures), "run {}: {}; ", run + 1, ws.path_message);
       continue;
     }
-    const Eigen::VectorXd& z = FinishPath(problem, path, d, params, ended, ws, note);
+    const Eigen::VectorXd& z = FinishPath(problem, path, d, params, ended, ws);
     SetAnswer(problem, z, LcpStatus::kSolved, params.acceptance_tolerance, result);
     if (result.solved()) {
       if (outcome.status == LcpStatus::kSolved) {
-        result.message = note;
+        result.message = ws.note;
       } else {
-        result.message = fmt::format("{} with z0 near 0: final basis certified", outcome.message);
+        result.message.clear();
+        fmt::format_to(std::back_inserter(result.message),
+                       "{} with z0 near 0: final basis certified", ws.path_message);
       }
       break;
     }
-    failures +=
-        fmt::format("run {}: {}; ", run + 1,
-                    outcome.status == LcpStatus::kSolved ? result.message : outcome.message);
+    fmt::format_to(std::back_inserter(failures), "run {}: {}; ", run + 1,
+                   outcome.status == LcpStatus::kSolved ? result.message : ws.path_message);
     if (outcome.status != LcpStatus::kSolved) result.status = outcome.status;
   }
   if (!result.solved()) {
-    result.message = failures.substr(0, failures.size() >= 2 ? failures.size() - 2 : 0);
+    result.message.assign(failures, 0, failures.size() >= 2 ? failures.size() - 2 : 0);
   }
   result.seconds = clock.Seconds();
 }

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/complementarity/complementary_basis.h"
+#include "coulomb/complementarity/fischer_burmeister_newton.h"
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
@@ -65,11 +67,15 @@ struct LemkeWorkspace {
   std::vector<double> lexico_values;
   Eigen::VectorXd qbar, column;
   // A refactorization of B from the data (drift or a suspected ray).
-  Eigen::MatrixXd basis, unit, solved;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  math::DenseLu lu;
   // Reading z off the final basis with iterative refinement against the original data.
   Eigen::VectorXd x, z, w, residual, delta;
-  Eigen::VectorXd path_z;  // the path's answer before a polish moves it (FinishPath)
+  Eigen::VectorXd path_z;                // the path's answer before a polish moves it (FinishPath)
+  ComplementaryBasisWorkspace rounding;  // re-solving the final basis (FinishPath)
+  FischerBurmeisterWorkspace polish;     // and polishing its answer
+  LcpResult polished;
+  // Messages: why the path ended, what finished it, every failed run's story.
+  std::string path_message, note, failures;
 };
 
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});

@@ -17,12 +17,15 @@ namespace {
 // run stalled; the certificate decides the status, since polishing may rescue an
 // iteration-limit run.
 void Finish(const LcpProblem& problem, const MehrotraParams& params, LcpStatus status,
-            const Eigen::VectorXd& z, const Eigen::VectorXd& w, LcpResult& result) {
-  const Eigen::VectorXd answer =
-      params.polish && status != LcpStatus::kStalled
-          ? RoundAndPolish(problem, z, w, params.acceptance_tolerance, true)
-          : z;
-  if (CertifyLcp(problem, answer).Passes(params.acceptance_tolerance)) status = LcpStatus::kSolved;
+            MehrotraWorkspace& ws, LcpResult& result) {
+  const bool round = params.polish && status != LcpStatus::kStalled;
+  if (round) {
+    RoundAndPolish(problem, ws.z, ws.w, params.acceptance_tolerance, true, ws.basis, ws.answer);
+  }
+  const Eigen::VectorXd& answer = round ? ws.answer : ws.z;
+  if (CertifyLcp(problem, answer, &ws.basis.w).Passes(params.acceptance_tolerance)) {
+    status = LcpStatus::kSolved;
+  }
   const std::string message = result.message;
   SetAnswer(problem, answer, status, params.acceptance_tolerance, result);
   if (!result.solved() && !message.empty()) result.message = message;
@@ -67,9 +70,9 @@ void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params, Mehr
       break;
     }
     if (mu <= params.round_gap * q_scale) {
-      if (const auto rounded = SolveComplementaryBasis(problem, GuessBasis(z, w), &z)) {
-        if (CertifyLcp(problem, *rounded).Passes(params.acceptance_tolerance)) {
-          z = *rounded;
+      if (SolveComplementaryBasis(problem, GuessBasis(z, w, ws.basis), &z, ws.basis)) {
+        if (CertifyLcp(problem, ws.basis.z, &ws.basis.w).Passes(params.acceptance_tolerance)) {
+          z = ws.basis.z;
           w.noalias() = M * z;
           w += problem.q;
           status = LcpStatus::kSolved;
@@ -87,13 +90,15 @@ void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params, Mehr
     result.iterations = k + 1;
     // Newton system for w + dw − M(z + dz) − q = 0 and Z dw + W dz = r_c, with dw eliminated:
     // (M + Z⁻¹W) dz = Z⁻¹ r_c + r_p  and  dw = M dz − r_p.
-    ws.K = M;
-    ws.K.diagonal() += w.cwiseQuotient(z);
-    ws.lu.compute(ws.K);
+    Eigen::Map<Eigen::MatrixXd> K = math::PrepareLu(ws.lu, n);
+    K = M;
+    K.diagonal() += w.cwiseQuotient(z);
+    math::FactorLu(ws.lu);
     const auto direction = [&](const Eigen::VectorXd& r, Eigen::VectorXd& d_z,
                                Eigen::VectorXd& d_w) {
       rhs = r.cwiseQuotient(z) + r_p;
-      d_z = ws.lu.solve(rhs);
+      d_z = rhs;
+      math::SolveLuInPlace(ws.lu, d_z);
       d_w.noalias() = M * d_z;
       d_w -= r_p;
     };
@@ -123,7 +128,7 @@ void SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params, Mehr
     result.message =
         fmt::format("iteration limit {} reached (gap {:.3e})", params.max_iterations, w.dot(z));
   }
-  Finish(problem, params, status, z, w, result);
+  Finish(problem, params, status, ws, result);
   result.seconds = clock.Seconds();
 }
 

@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/complementarity/lcp_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
@@ -33,9 +34,10 @@ struct MehrotraParams {
 // What the method reuses from one solve to the next (speed only): its Newton matrix, LU and
 // vectors, sized by the first solve of a size. The rounding and polish at the end still allocate.
 struct MehrotraWorkspace {
-  Eigen::MatrixXd K;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  math::DenseLu lu;  // of K = M + Z⁻¹W, the Newton system's matrix
   Eigen::VectorXd z, w, r_p, r_c, rhs, dz_aff, dw_aff, dz, dw;
+  ComplementaryBasisWorkspace basis;  // rounding to a complementary basis
+  Eigen::VectorXd answer;             // the rounded and polished iterate
 };
 
 LcpResult SolveMehrotra(const LcpProblem& problem, const MehrotraParams& params = {});

@@ -50,16 +50,6 @@ constexpr const char* kWhyConeStack =
     "the steps whose Gauss-Seidel sweeps stall hand the island to the portfolio's Newton stages, "
     "whose KLU analyses each new island's pattern through its hooks";
 constexpr const char* kWhyCholmod = "CHOLMOD factors through its hooks";
-constexpr const char* kWhyTrinkleStack =
-    "on the stack's degenerate acceleration LCP Lemke's refined answer misses the certificate, "
-    "so the final basis is re-solved by a fresh LU, polished by Fischer-Burmeister Newton and "
-    "its support re-solved nearest the path's answer, which allocate per solve "
-    "(complementarity/lemke.cc FinishPath)";
-constexpr const char* kWhyTrinklePyramid =
-    "the pyramid's acceleration LCP exceeds max_pivoting_rows, so the interior-point method "
-    "runs; its iterations reuse a workspace, but its rounding to a complementary basis solves "
-    "singular blocks by a complete orthogonal decomposition, and Eigen's solve with one "
-    "allocates per Householder reflection: 72 % of the count (complementary_basis.cc)";
 
 constexpr int kCountedSteps = 100;
 
@@ -112,11 +102,11 @@ INSTANTIATE_TEST_SUITE_P(Examples, StepAllocations, ::testing::Values(
     Case{"stack", "velocity-lcp", 0, 0, ""},
     Case{"stack", "cone", 0, 2000, kWhyConeStack},
     Case{"stack", "sap", 0, 0, ""},
-    Case{"stack", "trinkle", 11100, 0, kWhyTrinkleStack},
+    Case{"stack", "trinkle", 0, 0, ""},
     Case{"pyramid", "velocity-lcp", 0, 0, ""},
     Case{"pyramid", "cone", 0, 8400, kWhyConeStack},
     Case{"pyramid", "sap", 0, 160, kWhyCholmod},
-    Case{"pyramid", "trinkle", 50200, 0, kWhyTrinklePyramid},
+    Case{"pyramid", "trinkle", 0, 0, ""},
     Case{"bin", "cone", 100, 0, kWhyBinLanding},
     Case{"bin", "sap", 11300, 39000, kWhyBinLanding},
     Case{"bin", "cone", 0, 0, "", 800}),

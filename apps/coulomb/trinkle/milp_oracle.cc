@@ -81,8 +81,9 @@ MilpVerdict DecideLcpExistence(const LcpProblem& original, double bound, double 
       alpha[j] = x[n + j] > 0.5 ? 1 : 0;
       z[j] = x[j] * s * d[j];
     }
-    const auto exact = SolveComplementaryBasis(original, alpha, &z);
-    const bool certified = (exact && CertifyLcp(original, *exact).Passes(1e-8)) ||
+    ComplementaryBasisWorkspace basis;
+    const bool exact = SolveComplementaryBasis(original, alpha, &z, basis);
+    const bool certified = (exact && CertifyLcp(original, basis.z).Passes(1e-8)) ||
                            CertifyLcp(original, z).Passes(1e-6);
     verdict.existence = certified ? Existence::kYes : Existence::kUnknown;
   }

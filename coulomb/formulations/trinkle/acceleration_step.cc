@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -137,7 +138,9 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
     LcpSolverKind kind = params.solver;
     if (IsPivoting(kind) && lcp.lcp.size() > params.max_pivoting_rows) {
       kind = LcpSolverKind::kMehrotra;
-      ws.solver_switch = fmt::format(
+      ws.solver_switch.clear();  // kept storage: formatted in place
+      fmt::format_to(
+          std::back_inserter(ws.solver_switch),
           "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: ipm ran instead",
           lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
     }

@@ -104,9 +104,16 @@ void BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
   for (const EliminatedComponent& e : layout.eliminated) {
     phi(e.component, unilateral_z[e.normal]) += e.coefficient;
   }
+  // A Φ, using that Φ has a few entries per column (one normal, a friction pair's inverse):
+  // columns of A scaled and summed, O(entries · rows) rather than a dense product (whose packing
+  // buffers Eigen would also take from the heap at these sizes).
   Eigen::MatrixXd& APhi = scratch.APhi;
-  APhi.resize(A.rows(), phi.cols());
-  APhi.noalias() = A * phi;
+  APhi.setZero(A.rows(), phi.cols());
+  for (Eigen::Index j = 0; j < phi.cols(); ++j) {
+    for (Eigen::Index k = 0; k < phi.rows(); ++k) {
+      if (phi(k, j) != 0.0) APhi.col(j) += phi(k, j) * A.col(k);
+    }
+  }
 
   LcpProblem& lcp = out.lcp;
   lcp.M.setZero(nz, nz);
