@@ -125,42 +125,38 @@ int SlotOf(const Eigen::SparseMatrix<double>& H, int row, int col) {
   return static_cast<int>(std::lower_bound(begin, end, row) - H.innerIndexPtr());
 }
 
-// Slots of the lower triangle of the block on `cols` × `cols` (offset into H), column by
-// column, rows from the diagonal down.
-void LowerSlots(const Eigen::SparseMatrix<double>& H, int offset, const std::vector<int>& cols,
+// Appends to `slots` the slots of the lower triangle of the block on `cols` × `cols` (offset
+// into H), column by column, rows from the diagonal down.
+void LowerSlots(const Eigen::SparseMatrix<double>& H, int offset, const int* cols, int n,
                 std::vector<int>& slots) {
-  slots.clear();
-  const int n = static_cast<int>(cols.size());
-  slots.reserve(static_cast<std::size_t>(n) * (n + 1) / 2);
   for (int j = 0; j < n; ++j) {
     for (int i = j; i < n; ++i) slots.push_back(SlotOf(H, offset + cols[i], offset + cols[j]));
   }
 }
 
-void DenseSlots(const Eigen::SparseMatrix<double>& H, int row0, const std::vector<int>& rows,
-                int col0, const std::vector<int>& cols, std::vector<int>& slots) {
-  slots.clear();
-  slots.reserve(rows.size() * cols.size());
-  for (const int j : cols) {
-    for (const int i : rows) slots.push_back(SlotOf(H, row0 + i, col0 + j));
+// Appends the slots of the block on `rows` × `cols`, column by column.
+void DenseSlots(const Eigen::SparseMatrix<double>& H, int row0, const int* rows, int num_rows,
+                int col0, const int* cols, int num_cols, std::vector<int>& slots) {
+  for (int j = 0; j < num_cols; ++j) {
+    for (int i = 0; i < num_rows; ++i) slots.push_back(SlotOf(H, row0 + rows[i], col0 + cols[j]));
   }
 }
 
-void NonzeroColumns(const Eigen::MatrixXd& J, std::vector<int>& cols) {
-  cols.clear();
+// Appends J's nonzero columns to `cols`; returns how many.
+int NonzeroColumns(const Eigen::MatrixXd& J, std::vector<int>& cols) {
+  const std::size_t before = cols.size();
   for (int j = 0; j < J.cols(); ++j) {
     if (!J.col(j).isZero(0)) cols.push_back(j);
   }
+  return static_cast<int>(cols.size() - before);
 }
 
 // out = the columns `cols` of J (an indexed view would copy the index vector to the heap).
-void GatherColumns(const Eigen::MatrixXd& J, const std::vector<int>& cols,
-                   Eigen::Block<Eigen::MatrixXd> out) {
-  for (std::size_t c = 0; c < cols.size(); ++c)
-    out.col(static_cast<Eigen::Index>(c)) = J.col(cols[c]);
+void GatherColumns(const Eigen::MatrixXd& J, const int* cols, Eigen::Block<Eigen::MatrixXd> out) {
+  for (Eigen::Index c = 0; c < out.cols(); ++c) out.col(c) = J.col(cols[c]);
 }
 
-void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
+void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const int* slots,
                   double* values) {
   std::size_t k = 0;
   for (int j = 0; j < block.cols(); ++j) {
@@ -168,7 +164,7 @@ void ScatterLower(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vec
   }
 }
 
-void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const std::vector<int>& slots,
+void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const int* slots,
                   double* values) {
   std::size_t k = 0;
   for (int j = 0; j < block.cols(); ++j) {
@@ -192,57 +188,75 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
     }
   }
   int widest = 0;
-  // Slots are never dropped: a step with fewer constraints keeps the rest for a later one, so
-  // their vectors keep their storage (loops below run over the problem's counts).
-  if (constraint_slots_.size() < problem.constraints.size()) {
-    constraint_slots_.resize(problem.constraints.size());
-  }
+  column_pool_.clear();
+  constraint_slots_.resize(problem.constraints.size());
   for (std::size_t c = 0; c < problem.constraints.size(); ++c) {
     const SapJacobian& jac = problem.constraints[c].jacobian;
     ConstraintSlots& slots = constraint_slots_[c];
-    NonzeroColumns(jac.J_a, slots.cols_a);
-    widest = std::max(widest, static_cast<int>(slots.cols_a.size()));
-    slots.cols_b.clear();
+    slots.cols_a.start = static_cast<int>(column_pool_.size());
+    slots.cols_a.size = NonzeroColumns(jac.J_a, column_pool_);
+    widest = std::max(widest, slots.cols_a.size);
+    slots.cols_b = {static_cast<int>(column_pool_.size()), 0};
     slots.b_first = false;
     if (jac.clique_b >= 0) {
-      NonzeroColumns(jac.J_b, slots.cols_b);
-      widest = std::max(widest, static_cast<int>(slots.cols_b.size()));
-      const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
-      slots.b_first = b > a;
-      const auto& [rows, row0, cols, col0] = slots.b_first
-                                                 ? std::tie(slots.cols_b, b, slots.cols_a, a)
-                                                 : std::tie(slots.cols_a, a, slots.cols_b, b);
-      for (const int j : cols) {
-        for (const int i : rows) pattern.add(row0 + i, col0 + j, 0.0);
+      slots.cols_b.size = NonzeroColumns(jac.J_b, column_pool_);
+      widest = std::max(widest, slots.cols_b.size);
+      slots.b_first = model.clique_offset[jac.clique_b] > model.clique_offset[jac.clique_a];
+    }
+  }
+  for (std::size_t c = 0; c < problem.constraints.size(); ++c) {
+    const SapJacobian& jac = problem.constraints[c].jacobian;
+    const ConstraintSlots& slots = constraint_slots_[c];
+    if (jac.clique_b < 0) continue;
+    const int a = model.clique_offset[jac.clique_a], b = model.clique_offset[jac.clique_b];
+    const auto [rows, row0, cols, col0] = slots.b_first
+                                              ? std::tuple(slots.cols_b, b, slots.cols_a, a)
+                                              : std::tuple(slots.cols_a, a, slots.cols_b, b);
+    for (int j = 0; j < cols.size; ++j) {
+      for (int i = 0; i < rows.size; ++i) {
+        pattern.add(row0 + column_pool_[rows.start + i], col0 + column_pool_[cols.start + j], 0.0);
       }
     }
   }
   math::AssignFromTriplets(pattern, model.size, model.size, H_);
-  if (clique_slots_.size() < model.participating.size()) {
-    clique_slots_.resize(model.participating.size());
-  }
+  // Every slot into one pool, read back through the ranges (the column pool is complete now, so
+  // its pointers stay valid while the slot pool grows).
+  slot_pool_.clear();
+  const auto add_lower = [&](int offset, const int* cols, int n, Range& out) {
+    out.start = static_cast<int>(slot_pool_.size());
+    LowerSlots(H_, offset, cols, n, slot_pool_);
+    out.size = static_cast<int>(slot_pool_.size()) - out.start;
+  };
+  clique_slots_.resize(model.participating.size());
+  int widest_clique = 0;
+  for (int k : model.participating)
+    widest_clique = std::max(widest_clique, problem.cliques[k].size());
+  all_columns_.resize(static_cast<std::size_t>(widest_clique));
+  for (int j = 0; j < widest_clique; ++j) all_columns_[static_cast<std::size_t>(j)] = j;
   for (std::size_t p = 0; p < model.participating.size(); ++p) {
     const int k = model.participating[p];
-    all_columns_.resize(problem.cliques[k].size());
-    for (std::size_t j = 0; j < all_columns_.size(); ++j) all_columns_[j] = static_cast<int>(j);
-    LowerSlots(H_, model.clique_offset[k], all_columns_, clique_slots_[p]);
+    add_lower(model.clique_offset[k], all_columns_.data(), problem.cliques[k].size(),
+              clique_slots_[p]);
   }
+  const int* columns = column_pool_.data();
   for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
     const SapJacobian& jac = problem.constraints[i].jacobian;
     ConstraintSlots& slots = constraint_slots_[i];
     const int a = model.clique_offset[jac.clique_a];
-    LowerSlots(H_, a, slots.cols_a, slots.aa);
-    slots.bb.clear();
-    slots.ab.clear();
-    if (jac.clique_b >= 0) {
-      const int b = model.clique_offset[jac.clique_b];
-      LowerSlots(H_, b, slots.cols_b, slots.bb);
-      if (slots.b_first) {
-        DenseSlots(H_, b, slots.cols_b, a, slots.cols_a, slots.ab);
-      } else {
-        DenseSlots(H_, a, slots.cols_a, b, slots.cols_b, slots.ab);
-      }
+    add_lower(a, columns + slots.cols_a.start, slots.cols_a.size, slots.aa);
+    slots.bb = slots.ab = {static_cast<int>(slot_pool_.size()), 0};
+    if (jac.clique_b < 0) continue;
+    const int b = model.clique_offset[jac.clique_b];
+    add_lower(b, columns + slots.cols_b.start, slots.cols_b.size, slots.bb);
+    slots.ab.start = static_cast<int>(slot_pool_.size());
+    if (slots.b_first) {
+      DenseSlots(H_, b, columns + slots.cols_b.start, slots.cols_b.size, a,
+                 columns + slots.cols_a.start, slots.cols_a.size, slot_pool_);
+    } else {
+      DenseSlots(H_, a, columns + slots.cols_a.start, slots.cols_a.size, b,
+                 columns + slots.cols_b.start, slots.cols_b.size, slot_pool_);
     }
+    slots.ab.size = static_cast<int>(slot_pool_.size()) - slots.ab.start;
   }
   // Sized once for the widest constraint (resize reallocates only when the size changes).
   if (JtG_.rows() < widest) {
@@ -256,39 +270,41 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
 const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<ConstraintMatrix>& G) {
   double* values = H_.valuePtr();
   std::fill(values, values + H_.nonZeros(), 0.0);
+  const int* columns = column_pool_.data();
+  const int* slot = slot_pool_.data();
   for (std::size_t p = 0; p < participating_.size(); ++p) {
-    ScatterLower(problem_->cliques[participating_[p]].A, clique_slots_[p], values);
+    ScatterLower(problem_->cliques[participating_[p]].A, slot + clique_slots_[p].start, values);
   }
   for (std::size_t i = 0; i < problem_->constraints.size(); ++i) {
     const SapJacobian& jac = problem_->constraints[i].jacobian;
     const ConstraintSlots& slots = constraint_slots_[i];
     const int r = jac.rows();
-    const int na = static_cast<int>(slots.cols_a.size());
+    const int na = slots.cols_a.size;
     auto Ja = Ja_.topLeftCorner(r, na);
-    GatherColumns(jac.J_a, slots.cols_a, Ja);
+    GatherColumns(jac.J_a, columns + slots.cols_a.start, Ja);
     auto JtG = JtG_.topLeftCorner(na, r);
     JtG.noalias() = Ja.transpose() * G[i];
     auto aa = block_.topLeftCorner(na, na);
     aa.noalias() = JtG * Ja;
-    ScatterLower(aa, slots.aa, values);
+    ScatterLower(aa, slot + slots.aa.start, values);
     if (jac.clique_b < 0) continue;
-    const int nb = static_cast<int>(slots.cols_b.size());
+    const int nb = slots.cols_b.size;
     auto Jb = Jb_.topLeftCorner(r, nb);
-    GatherColumns(jac.J_b, slots.cols_b, Jb);
+    GatherColumns(jac.J_b, columns + slots.cols_b.start, Jb);
     if (slots.b_first) {  // J_bᵀ G J_a = (J_aᵀ G J_b)ᵀ, G symmetric
       auto ba = block_.topLeftCorner(nb, na);
       ba.noalias() = Jb.transpose() * JtG.transpose();
-      ScatterDense(ba, slots.ab, values);
+      ScatterDense(ba, slot + slots.ab.start, values);
     } else {
       auto ab = block_.topLeftCorner(na, nb);
       ab.noalias() = JtG * Jb;
-      ScatterDense(ab, slots.ab, values);
+      ScatterDense(ab, slot + slots.ab.start, values);
     }
     auto JtG_b = JtG_.topLeftCorner(nb, r);
     JtG_b.noalias() = Jb.transpose() * G[i];
     auto bb = block_.topLeftCorner(nb, nb);
     bb.noalias() = JtG_b * Jb;
-    ScatterLower(bb, slots.bb, values);
+    ScatterLower(bb, slot + slots.bb.start, values);
   }
   return H_;
 }

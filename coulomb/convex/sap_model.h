@@ -71,18 +71,25 @@ class SapHessian {
  private:
   // A constraint's blocks cover only the clique columns its Jacobian touches: a vertex contact
   // on a deformable body's clique of thousands of DoFs adds a 3 × 3 block, not a dense one.
+  // Columns and slots live in two pools, each constraint holding ranges of them: one array per
+  // pool rather than five per constraint, so a constraint count that climbs while a pile lands
+  // grows two arrays geometrically instead of allocating for each new constraint.
+  struct Range {
+    int start = 0, size = 0;
+  };
   struct ConstraintSlots {
-    std::vector<int> cols_a, cols_b;  // nonzero Jacobian columns within each clique, sorted
-    std::vector<int> aa, bb, ab;  // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
-    bool b_first = false;         // the coupling block is J_bᵀ G J_a (clique b has higher rows)
+    Range cols_a, cols_b;  // nonzero Jacobian columns within each clique, sorted (column pool)
+    Range aa, bb, ab;      // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
+    bool b_first = false;  // the coupling block is J_bᵀ G J_a (clique b has higher rows)
   };
   const SapProblem* problem_ = nullptr;
   std::vector<int> participating_;
   Eigen::SparseMatrix<double> H_;
-  std::vector<std::vector<int>> clique_slots_;  // per participating clique, its lower A entries
+  std::vector<int> column_pool_, slot_pool_;
+  std::vector<Range> clique_slots_;  // per participating clique, its lower A entries
   std::vector<ConstraintSlots> constraint_slots_;
   math::TripletBuffer pattern_;
-  std::vector<int> all_columns_;
+  std::vector<int> all_columns_;  // 0, 1, …: a whole clique's columns
   // Scratch, sized for the widest constraint: the touched columns of a constraint's blocks,
   // Jᵀ G and one block of H.
   Eigen::MatrixXd Ja_, Jb_;
