@@ -65,7 +65,7 @@ void WaitForLines(const std::filesystem::path& path, std::size_t count) {
 // Outputs are written as the run goes: Ctrl-C ends a long run after the step in progress with
 // every output written and exit 130; SIGKILL leaves the frames computed so far, each row whole.
 TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_interrupted_run";
+  const auto dir = coulomb::testing::TempPath("coulomb_interrupted_run");
   std::filesystem::remove_all(dir);
   const std::string scene =
       std::string(coulomb::testing::SourceDir()) + "/examples/scenes/stack.yaml";
@@ -104,7 +104,7 @@ TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
 }
 
 TEST(CheckpointCli, ArchKilledAfterItsFiveSecondCheckpointResumesToTheStraightRunsState) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_checkpoint_arch";
+  const auto dir = coulomb::testing::TempPath("coulomb_checkpoint_arch");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string checkpoint = (dir / "arch.ckpt").string();

@@ -219,7 +219,7 @@ using testing::CliRun;
 using testing::RunCli;
 
 TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
-  const std::string file = (std::filesystem::temp_directory_path() / "coulomb_peers.json").string();
+  const std::string file = (coulomb::testing::TempPath("coulomb_peers.json")).string();
   const CliRun run = RunCli(
       "bench peers --quick --part scenes --scenes incline_mu0.7 --engines coulomb --json > " +
       file);
@@ -241,7 +241,7 @@ TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
   EXPECT_NE(run.out.find("no scene named nope"), std::string::npos) << run.out;
   run = RunCli("bench peers --part everything");
   EXPECT_EQ(run.exit_code, 2);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "coulomb_peers_out";
+  const std::filesystem::path dir = coulomb::testing::TempPath("coulomb_peers_out");
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "peers.md") << "keep me";
   run = RunCli("bench peers --quick --part scenes --scenes incline_mu0.7 --engines ode --out " +
@@ -257,7 +257,7 @@ TEST(PeersCli, BadSceneAndExistingOutputAreRefused) {
 // The problem half on the small FC3D files: every row has a certified verdict, and the profile
 // is an SVG with one curve per solver.
 TEST(PeersCli, SolverProblemsReportAndProfile) {
-  const std::filesystem::path data = std::filesystem::temp_directory_path() / "coulomb_peers_data";
+  const std::filesystem::path data = coulomb::testing::TempPath("coulomb_peers_data");
   const std::filesystem::path src =
       std::filesystem::path(coulomb::testing::DataDir()) / "siconos/FrictionContact";
   ASSERT_TRUE(std::filesystem::exists(src)) << "missing from data/";
@@ -266,7 +266,7 @@ TEST(PeersCli, SolverProblemsReportAndProfile) {
   for (const char* name : {"FC3D_Example1.dat", "Rover4609.dat", "GFC3D_Example0.dat"}) {
     std::filesystem::copy_file(src / name, data / "siconos/FrictionContact" / name);
   }
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / "coulomb_peers_prob";
+  const std::filesystem::path out = coulomb::testing::TempPath("coulomb_peers_prob");
   std::filesystem::remove_all(out);
   const CliRun run =
       RunCli("bench peers --part problems --data " + data.string() + " --out " + out.string());

@@ -24,7 +24,7 @@ const std::string kIncline =
     std::string(coulomb::testing::SourceDir()) + "/examples/scenes/incline.yaml";
 
 TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_test";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_test");
   std::filesystem::remove_all(dir);
   const std::string out = (dir / "out").string();
   Result r = RunCli("run " + kIncline + " --duration 0.1 --quiet --out " + out);
@@ -48,7 +48,7 @@ TEST(RunCli, WritesOutputsAndRefusesToOverwrite) {
 }
 
 TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_soft";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_soft");
   std::filesystem::remove_all(dir);
   const std::string scene =
       std::string(coulomb::testing::SourceDir()) + "/examples/scenes/soft_ball.yaml";
@@ -120,7 +120,7 @@ TEST(RunCli, SetOverridesAnySettingAndInfoPrintsTheEffectiveOnesAsYaml) {
 // A checkpoint keeps the run's --set list and --resume reapplies it: the resumed run ends where
 // the straight run with the same overrides ends, not where the scene's own settings lead.
 TEST(RunCli, ResumedRunKeepsItsSetOverrides) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_set_resume";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_set_resume");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string drop =
@@ -164,7 +164,7 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
     EXPECT_EQ(r.out.find("ignores"), std::string::npos) << formulation << ": " << r.out;
   }
   // Welds and joint friction are SAP's alone: the other formulations say they ignore them.
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_weld";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_weld");
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "weld.yaml")
       << "coulomb: 1\nduration: 0.002\nbodies:\n"
@@ -183,7 +183,7 @@ TEST(RunCli, SapFormulationWithItsLineSearchAsTheSolver) {
 }
 
 TEST(RunCli, BadInputExitsTwoNamingTheCause) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_bad";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_bad");
   std::filesystem::create_directories(dir);
   const auto scene = dir / "bad.yaml";
   std::ofstream(scene) << "coulomb: 1\nbodies:\n  - {name: a, mass: nan, shapes: []}\n";
@@ -234,7 +234,7 @@ std::string StateHash(const Result& r) {
 // A run checkpointed half-way and resumed with a longer --duration ends where the straight run
 // does; the resumed run says where it came from and keeps checkpointing into the same file.
 TEST(RunCli, ResumeContinuesToTheGivenEndBitIdentically) {
-  const auto dir = std::filesystem::temp_directory_path() / "coulomb_run_cli_resume";
+  const auto dir = coulomb::testing::TempPath("coulomb_run_cli_resume");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string checkpoint = (dir / "incline.ckpt").string();

@@ -31,7 +31,7 @@ TEST(FclibFile, GeneratedProblemRoundTripsExactly) {
   ASSERT_TRUE(g.has_value());
   FrictionContactProblem p = trinkle::MakeFrictionContactProblem(g->problem, 1e-3);
   p.name = "generated 5/5";
-  const fs::path path = fs::temp_directory_path() / "coulomb_fclib_roundtrip.hdf5";
+  const fs::path path = coulomb::testing::TempPath("coulomb_fclib_roundtrip.hdf5");
   fs::remove(path);
   ASSERT_FALSE(WriteFclibLocal(p, path.string()).has_value());
   EXPECT_TRUE(WriteFclibLocal(p, path.string()).has_value());  // refuses to overwrite
@@ -58,7 +58,7 @@ TEST(FclibFile, ReadsTheFclibTestProblem) {
 
 TEST(FclibFile, BadFilesAreErrors) {
   EXPECT_FALSE(ReadFclibLocal("/nonexistent.hdf5").ok());
-  const fs::path text = fs::temp_directory_path() / "coulomb_not_hdf5.hdf5";
+  const fs::path text = coulomb::testing::TempPath("coulomb_not_hdf5.hdf5");
   std::ofstream(text) << "hello";
   const auto r = ReadFclibLocal(text.string());
   ASSERT_FALSE(r.ok());

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/build_paths.h"
 #include "tests/support/random_lcp.h"
 
 namespace coulomb {
@@ -89,7 +90,7 @@ TEST(LcpFile, EveryTruncationIsAnErrorNotACrash) {
 }
 
 TEST(LcpFile, WriterRefusesToOverwrite) {
-  const fs::path path = fs::temp_directory_path() / "coulomb_lcp_file_test.json";
+  const fs::path path = coulomb::testing::TempPath("coulomb_lcp_file_test.json");
   fs::remove(path);
   const LcpProblem p = testing::MakePMatrixLcp(3, 1);
   EXPECT_FALSE(WriteLcpFile(p, path.string(), LcpFileFormat::kJson).has_value());

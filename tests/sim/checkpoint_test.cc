@@ -27,7 +27,7 @@ Scene LoadExample(const std::string& name) {
 }
 
 std::string ScratchFile(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "coulomb_checkpoint";
+  const std::filesystem::path dir = coulomb::testing::TempPath("coulomb_checkpoint");
   std::filesystem::create_directories(dir);
   return (dir / name).string();
 }

@@ -1,5 +1,7 @@
 #include "tests/support/build_paths.h"
 
+#include <unistd.h>
+
 namespace coulomb::testing {
 
 const char* DataDir() {
@@ -10,6 +12,13 @@ const char* SourceDir() {
 }
 const char* CliPath() {
   return COULOMB_TEST_CLI;
+}
+
+std::filesystem::path TempPath(const std::string& name) {
+  const std::filesystem::path file(name);
+  // The id before the extension, so that a file keeps the extension its reader checks.
+  return std::filesystem::temp_directory_path() /
+         (file.stem().string() + "_" + std::to_string(::getpid()) + file.extension().string());
 }
 
 }  // namespace coulomb::testing

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string WriteSweep(const std::string& name, const std::string& body) {
-  const fs::path dir = fs::temp_directory_path() / "coulomb_sweep_file_test";
+  const fs::path dir = coulomb::testing::TempPath("coulomb_sweep_file_test");
   fs::create_directories(dir);
   const fs::path path = dir / (name + ".yaml");
   std::ofstream(path) << "coulomb_sweep: 1\nscene: " << coulomb::testing::SourceDir()
