@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "coulomb/math/sparse_assembly.h"
+#include "coulomb/math/vector_growth.h"
 
 namespace coulomb {
 
@@ -71,13 +72,18 @@ void ContactBlockSystem::Build(const Eigen::SparseMatrix<double>& W,
   blocks_.resize(pairs.size());
   ReadBlocks(W);
   system_ = blocks_;
-  w_outer_.assign(W.outerIndexPtr(), W.outerIndexPtr() + W.outerSize() + 1);
-  w_inner_.assign(W.innerIndexPtr(), W.innerIndexPtr() + W.nonZeros());
+  // The patterns' copies grow geometrically (assign would take exactly each new island's size).
+  const auto copy = [](const int* begin, Eigen::Index size, std::vector<int>& out) {
+    math::ReserveGrowing(out, static_cast<std::size_t>(size));
+    out.assign(begin, begin + size);
+  };
+  copy(W.outerIndexPtr(), W.outerSize() + 1, w_outer_);
+  copy(W.innerIndexPtr(), W.nonZeros(), w_inner_);
   g_outer_.clear();
   g_inner_.clear();
   if (factor != nullptr) {
-    g_outer_.assign(factor->outerIndexPtr(), factor->outerIndexPtr() + factor->outerSize() + 1);
-    g_inner_.assign(factor->innerIndexPtr(), factor->innerIndexPtr() + factor->nonZeros());
+    copy(factor->outerIndexPtr(), factor->outerSize() + 1, g_outer_);
+    copy(factor->innerIndexPtr(), factor->nonZeros(), g_inner_);
   }
   augmented_ = false;
   dense_ = 3 * nb <= kDenseRows;

@@ -74,9 +74,11 @@ double RefineRoot(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
 // and sliding is a root of f(λ) = ‖r_T(λ)‖ − μ r_N(λ): f(0) > 0 where sticking left the cone,
 // f → −μ q_N / W_NN < 0 as λ → ∞. Newton on f (r' = −(W + λ P)⁻¹ P r), kept inside a bracket
 // by bisection. Gives the slip direction d = −r_T / ‖r_T‖ (false: no root found, the caller
-// falls back to the angular scan).
+// falls back to the angular scan). Called only where sticking failed, so f(0) > 0 is assumed
+// when `previous` (the last sweep's impulse) gives a starting λ; a wrong assumption costs only
+// the caller's test, which every root must pass.
 bool SlideByNewton(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
-                   Eigen::Vector2d& d) {
+                   const Eigen::Vector3d& previous, Eigen::Vector2d& d) {
   if (!(mu > 0) || !(W(0, 0) > 0)) return false;
   Eigen::Matrix3d P = Eigen::Matrix3d::Zero();
   P(1, 1) = P(2, 2) = 1;
@@ -106,12 +108,29 @@ bool SlideByNewton(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu
   };
   double slope = 0;
   double lo = 0, hi = std::numeric_limits<double>::infinity();
-  double lambda = 0, value = f(0, slope);
-  if (!(value > 0)) return false;
+  double lambda = 0, value = 0;
+  // Warm: inside Gauss-Seidel a sliding contact's λ moves little between sweeps and steps. The
+  // last impulse on the cone's boundary gives it from the tangential rows of (W + λ P) r = −q:
+  // λ = −(q_T + W_T r)·r_T / ‖r_T‖², exact when that impulse is this problem's root.
+  bool started = false;
+  if (const double rt2 = previous.tail<2>().squaredNorm(); previous[0] > 0 && rt2 > 0) {
+    const double warm =
+        -(q.tail<2>() + W.bottomRows<2>() * previous).dot(previous.tail<2>()) / rt2;
+    if (warm > 0 && std::isfinite(warm)) {
+      value = f(warm, slope);
+      if (std::isfinite(value)) {
+        lambda = warm;
+        (value > 0 ? lo : hi) = lambda;
+        started = true;
+      }
+    }
+  }
+  if (!started) value = f(0, slope);
+  if (!started && !(value > 0)) return false;
   // A first guess from the frictionless normal impulse r_N0 and its slip s0: (W_TT + λ I) r_T ≈
   // −s0 with ‖r_T‖ = μ r_N0 gives λ ≈ ‖s0‖ / (μ r_N0) − tr(W_TT) / 2. Fast sliding puts the root
   // thousands of times W's scale from 0, where every step from 0 only doubled λ.
-  if (q[0] < 0) {
+  if (!started && q[0] < 0) {
     const double rn0 = -q[0] / W(0, 0);
     const double guess = (W.block<2, 1>(1, 0) * rn0 + q.tail<2>()).norm() / (mu * rn0) -
                          0.5 * W.bottomRightCorner<2, 2>().trace();
@@ -226,7 +245,7 @@ SingleContactSolution SolveSingleContact(const LocalDelassus& local, const Eigen
   const double scale = q.norm() + W.norm() * previous.norm();
   // Sliding by Newton on λ (SlideByNewton): no trigonometry, a few 3 × 3 solves; accepted only by
   // the test the bracketed roots below pass.
-  if (Eigen::Vector2d d; SlideByNewton(W, q, mu, d)) {
+  if (Eigen::Vector2d d; SlideByNewton(W, q, mu, previous, d)) {
     const SlideCandidate c = Slide(W, q, mu, d);
     if (IsSlidingSolution(c, d, scale)) {
       out.r = c.r;
