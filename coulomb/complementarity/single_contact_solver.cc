@@ -114,8 +114,7 @@ bool SlideByNewton(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu
   // λ = −(q_T + W_T r)·r_T / ‖r_T‖², exact when that impulse is this problem's root.
   bool started = false;
   if (const double rt2 = previous.tail<2>().squaredNorm(); previous[0] > 0 && rt2 > 0) {
-    const double warm =
-        -(q.tail<2>() + W.bottomRows<2>() * previous).dot(previous.tail<2>()) / rt2;
+    const double warm = -(q.tail<2>() + W.bottomRows<2>() * previous).dot(previous.tail<2>()) / rt2;
     if (warm > 0 && std::isfinite(warm)) {
       value = f(warm, slope);
       if (std::isfinite(value)) {
