@@ -150,8 +150,8 @@ void SolveStep(const Model& model, Data& data) {
     report.deformable_impulses = std::move(coupled.impulses);
     report.participating_dofs = coupled.participating_dofs;
   } else {
-    WarmStartContacts(w.detection.contacts, data.multibody.X_world, data.state.contacts,
-                      w.warm_start);
+    WarmStartContacts(w.detection.contacts, w.problem.frames, data.multibody.X_world,
+                      data.state.contacts, w.warm_start);
     // Limit contacts after the geometric ones.
     if (const Eigen::Index geometric = w.warm_start.size();
         geometric != 3 * w.problem.num_contacts()) {
@@ -202,7 +202,7 @@ void Advance(const Model& model, Data& data) {
   // The geometric contacts' impulses, then the limit contacts' (in limit_impulses).
   const Eigen::Index geometric =
       3 * static_cast<Eigen::Index>(w.detection.contacts.contacts.size());
-  RememberContacts(w.detection.contacts, w.solution.impulses.head(geometric),
+  RememberContacts(w.detection.contacts, w.problem.frames, w.solution.impulses.head(geometric),
                    data.multibody.X_world, state.contacts);
   RememberLimitContacts(w.problem.limit_contacts,
                         w.solution.impulses.tail(w.solution.impulses.size() - geometric),

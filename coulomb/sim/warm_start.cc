@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "coulomb/math/contact_frame.h"
 #include "coulomb/math/dense_resize.h"
 
 namespace coulomb::sim {
@@ -29,6 +28,7 @@ Eigen::Vector3d PointInA(const geometry::Contact& c, const std::vector<math::Tra
 }  // namespace
 
 void RememberContacts(const geometry::ContactSet& contacts,
+                      const std::vector<Eigen::Matrix3d>& frames,
                       const Eigen::Ref<const Eigen::VectorXd>& impulses,
                       const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache) {
@@ -38,7 +38,7 @@ void RememberContacts(const geometry::ContactSet& contacts,
     const geometry::Contact& c = contacts.contacts[k];
     if (c.id == 0) continue;
     const Eigen::Vector3d impulse =
-        math::ContactFrame(c.normal) * impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+        frames[k] * impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
     cache.push_back({PairOf(c), PointInA(c, X_world), impulse, 0.0});
   }
   std::sort(cache.begin(), cache.end(), [](const PersistentContact& a, const PersistentContact& b) {
@@ -63,6 +63,7 @@ void RememberContacts(const geometry::ContactSet& contacts,
 }
 
 void WarmStartContacts(const geometry::ContactSet& contacts,
+                       const std::vector<Eigen::Matrix3d>& frames,
                        const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm) {
   math::ResizeKeepingStorage(warm, 3 * static_cast<Eigen::Index>(contacts.contacts.size()));
@@ -82,8 +83,7 @@ void WarmStartContacts(const geometry::ContactSet& contacts,
       if (d < best_distance && d <= it->reach) best = &*it, best_distance = d;
     }
     if (best != nullptr) {
-      warm.segment<3>(3 * static_cast<Eigen::Index>(k)) =
-          math::ContactFrame(c.normal).transpose() * best->impulse;
+      warm.segment<3>(3 * static_cast<Eigen::Index>(k)) = frames[k].transpose() * best->impulse;
     }
   }
 }

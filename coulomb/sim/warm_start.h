@@ -24,16 +24,19 @@ struct PersistentContact {
   double reach = 0;         // match radius: half the distance to the nearest sibling, m
 };
 
-// Replaces `cache` by this step's contacts and impulses (3 n_c, (n, t, o) per contact). Poses
-// are those the contacts were detected at.
+// Replaces `cache` by this step's contacts and impulses (3 n_c, (n, t, o) per contact, in the
+// frames `frames[k]` = math::ContactFrame(normal), which the step's contact problem holds).
+// Poses are those the contacts were detected at.
 void RememberContacts(const geometry::ContactSet& contacts,
+                      const std::vector<Eigen::Matrix3d>& frames,
                       const Eigen::Ref<const Eigen::VectorXd>& impulses,
                       const std::vector<math::Transform>& X_world,
                       std::vector<PersistentContact>& cache);
 
-// The warm start (3 n_c, (n, t, o) per contact) of `contacts` from `cache`; zero where nothing
-// matches.
+// The warm start (3 n_c, (n, t, o) per contact, in `frames` as above) of `contacts` from
+// `cache`; zero where nothing matches.
 void WarmStartContacts(const geometry::ContactSet& contacts,
+                       const std::vector<Eigen::Matrix3d>& frames,
                        const std::vector<math::Transform>& X_world,
                        const std::vector<PersistentContact>& cache, Eigen::VectorXd& warm);
 
