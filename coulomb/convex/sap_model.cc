@@ -174,6 +174,48 @@ void ScatterDense(const Eigen::Ref<const Eigen::MatrixXd>& block, const int* slo
 
 }  // namespace
 
+void SapHessian::FillSlots(const SapProblem& problem, const SapModel& model) {
+  // Every slot into one pool, read back through the ranges (the column pool is complete now, so
+  // its pointers stay valid while the slot pool grows).
+  slot_pool_.clear();
+  const auto add_lower = [&](int offset, const int* cols, int n, Range& out) {
+    out.start = static_cast<int>(slot_pool_.size());
+    LowerSlots(H_, offset, cols, n, slot_pool_);
+    out.size = static_cast<int>(slot_pool_.size()) - out.start;
+  };
+  clique_slots_.resize(model.participating.size());
+  int widest_clique = 0;
+  for (int k : model.participating)
+    widest_clique = std::max(widest_clique, problem.cliques[k].size());
+  all_columns_.resize(static_cast<std::size_t>(widest_clique));
+  for (int j = 0; j < widest_clique; ++j) all_columns_[static_cast<std::size_t>(j)] = j;
+  for (std::size_t p = 0; p < model.participating.size(); ++p) {
+    const int k = model.participating[p];
+    add_lower(model.clique_offset[k], all_columns_.data(), problem.cliques[k].size(),
+              clique_slots_[p]);
+  }
+  const int* columns = column_pool_.data();
+  for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
+    const SapJacobian& jac = problem.constraints[i].jacobian;
+    ConstraintSlots& slots = constraint_slots_[i];
+    const int a = model.clique_offset[jac.clique_a];
+    add_lower(a, columns + slots.cols_a.start, slots.cols_a.size, slots.aa);
+    slots.bb = slots.ab = {static_cast<int>(slot_pool_.size()), 0};
+    if (jac.clique_b < 0) continue;
+    const int b = model.clique_offset[jac.clique_b];
+    add_lower(b, columns + slots.cols_b.start, slots.cols_b.size, slots.bb);
+    slots.ab.start = static_cast<int>(slot_pool_.size());
+    if (slots.b_first) {
+      DenseSlots(H_, b, columns + slots.cols_b.start, slots.cols_b.size, a,
+                 columns + slots.cols_a.start, slots.cols_a.size, slot_pool_);
+    } else {
+      DenseSlots(H_, a, columns + slots.cols_a.start, slots.cols_a.size, b,
+                 columns + slots.cols_b.start, slots.cols_b.size, slot_pool_);
+    }
+    slots.ab.size = static_cast<int>(slot_pool_.size()) - slots.ab.start;
+  }
+}
+
 void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
   problem_ = &problem;
   participating_ = model.participating;
@@ -219,45 +261,7 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
     }
   }
   math::AssignFromTriplets(pattern, model.size, model.size, H_);
-  // Every slot into one pool, read back through the ranges (the column pool is complete now, so
-  // its pointers stay valid while the slot pool grows).
-  slot_pool_.clear();
-  const auto add_lower = [&](int offset, const int* cols, int n, Range& out) {
-    out.start = static_cast<int>(slot_pool_.size());
-    LowerSlots(H_, offset, cols, n, slot_pool_);
-    out.size = static_cast<int>(slot_pool_.size()) - out.start;
-  };
-  clique_slots_.resize(model.participating.size());
-  int widest_clique = 0;
-  for (int k : model.participating)
-    widest_clique = std::max(widest_clique, problem.cliques[k].size());
-  all_columns_.resize(static_cast<std::size_t>(widest_clique));
-  for (int j = 0; j < widest_clique; ++j) all_columns_[static_cast<std::size_t>(j)] = j;
-  for (std::size_t p = 0; p < model.participating.size(); ++p) {
-    const int k = model.participating[p];
-    add_lower(model.clique_offset[k], all_columns_.data(), problem.cliques[k].size(),
-              clique_slots_[p]);
-  }
-  const int* columns = column_pool_.data();
-  for (std::size_t i = 0; i < problem.constraints.size(); ++i) {
-    const SapJacobian& jac = problem.constraints[i].jacobian;
-    ConstraintSlots& slots = constraint_slots_[i];
-    const int a = model.clique_offset[jac.clique_a];
-    add_lower(a, columns + slots.cols_a.start, slots.cols_a.size, slots.aa);
-    slots.bb = slots.ab = {static_cast<int>(slot_pool_.size()), 0};
-    if (jac.clique_b < 0) continue;
-    const int b = model.clique_offset[jac.clique_b];
-    add_lower(b, columns + slots.cols_b.start, slots.cols_b.size, slots.bb);
-    slots.ab.start = static_cast<int>(slot_pool_.size());
-    if (slots.b_first) {
-      DenseSlots(H_, b, columns + slots.cols_b.start, slots.cols_b.size, a,
-                 columns + slots.cols_a.start, slots.cols_a.size, slot_pool_);
-    } else {
-      DenseSlots(H_, a, columns + slots.cols_a.start, slots.cols_a.size, b,
-                 columns + slots.cols_b.start, slots.cols_b.size, slot_pool_);
-    }
-    slots.ab.size = static_cast<int>(slot_pool_.size()) - slots.ab.start;
-  }
+  FillSlots(problem, model);
   // Sized once for the widest constraint (resize reallocates only when the size changes).
   if (JtG_.rows() < widest) {
     JtG_.resize(widest, kMaxConstraintRows);

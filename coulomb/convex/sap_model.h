@@ -82,6 +82,9 @@ class SapHessian {
     Range aa, bb, ab;      // slots of J_aᵀGJ_a, J_bᵀGJ_b (lower) and the coupling block
     bool b_first = false;  // the coupling block is J_bᵀ G J_a (clique b has higher rows)
   };
+  // The slots of every clique's and constraint's entries in H_ (its pattern set), into
+  // slot_pool_.
+  void FillSlots(const SapProblem& problem, const SapModel& model);
   const SapProblem* problem_ = nullptr;
   std::vector<int> participating_;
   Eigen::SparseMatrix<double> H_;
