@@ -400,4 +400,37 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   math::AssignFromTriplets(entries, 3 * p.num_contacts(), model.nv, p.J);
 }
 
+ContactCapacity MakeContactCapacity(int contacts, const multibody::Model& model,
+                                    const multibody::Data& data) {
+  ContactCapacity capacity;
+  capacity.contacts = std::max(contacts, 0);
+  capacity.nv = model.nv;
+  capacity.blocks = static_cast<int>(data.dof_blocks.size());
+  int largest = 0, second = 0;
+  for (const DofBlock& block : data.dof_blocks) {
+    capacity.block_values += block.size * block.size;
+    if (block.size > largest) {
+      second = largest;
+      largest = block.size;
+    } else {
+      second = std::max(second, block.size);
+    }
+  }
+  capacity.columns = largest + second;
+  return capacity;
+}
+
+void ReserveContacts(const ContactCapacity& capacity, ContactProblem& p) {
+  const Eigen::Index n = capacity.contacts;
+  for (Eigen::VectorXd* per_contact : {&p.phi, &p.mu, &p.restitution, &p.compliance}) {
+    math::ReserveStorage(*per_contact, n);
+  }
+  p.frames.reserve(static_cast<std::size_t>(n));
+  p.contact_blocks.reserve(static_cast<std::size_t>(n));
+  const Eigen::Index entries = 3 * n * capacity.columns;
+  p.jacobian_entries.Reserve(static_cast<std::size_t>(entries),
+                             static_cast<std::size_t>(std::max<Eigen::Index>(3 * n, capacity.nv)));
+  math::ReserveSparse(p.J, 3 * n, entries);
+}
+
 }  // namespace coulomb::contact

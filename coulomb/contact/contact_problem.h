@@ -177,4 +177,22 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
                                 const Eigen::VectorXd& tau, const ContactSet& contacts,
                                 double time_step, ContactProblem& problem, LimitRows limit_rows);
 
+// How much room a Data makes up front, so that steps with up to that many contacts allocate
+// nothing (sim::ReserveContacts): the contact count and the model's sizes each buffer scales by.
+struct ContactCapacity {
+  int contacts = 0;
+  int columns = 0;       // the most velocities one contact row touches: the two largest blocks'
+  int nv = 0;            // velocities
+  int blocks = 0;        // mass blocks (trees)
+  int block_values = 0;  // Σ size² over the blocks: all their dense inverses
+};
+
+// The capacity of `contacts` contacts on the blocks of `data` (multibody::MakeData's).
+ContactCapacity MakeContactCapacity(int contacts, const multibody::Model& model,
+                                    const multibody::Data& data);
+
+// Room in `problem` for `capacity`: building a problem of up to that many contacts allocates
+// nothing.
+void ReserveContacts(const ContactCapacity& capacity, ContactProblem& problem);
+
 }  // namespace coulomb::contact

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb::convex {
 namespace {
 
@@ -24,6 +26,19 @@ RowRegularization RegularizeRow(double k, double tau, double dt, double beta, do
   const double near_rigid = NearRigidR(beta, w);
   if (compliant >= near_rigid) return {compliant, tau};
   return {near_rigid, dt};
+}
+
+// One kBox row R, v̂ and bounds [lower, upper], in the constraint's kept storage: a reused slot
+// that held a 3-row contact keeps its blocks (Eigen's setConstant(1, ·) would reallocate).
+void SetOneBoxRow(double R, double v_hat, double lower, double upper, SapConstraint& c) {
+  c.kind = SapConstraint::Kind::kBox;
+  for (Eigen::VectorXd* row : {&c.R, &c.v_hat, &c.lower, &c.upper}) {
+    math::ResizeKeepingStorage(*row, 1);
+  }
+  c.R[0] = R;
+  c.v_hat[0] = v_hat;
+  c.lower[0] = lower;
+  c.upper[0] = upper;
 }
 
 }  // namespace
@@ -50,7 +65,8 @@ void SetContactConstraint(const ContactParameters& contact, const ConstraintMatr
   const double R_n =
       std::max(NearRigidR(regularization.beta, w_n), 1.0 / (dt * contact.stiffness * (dt + tau_d)));
   const double R_t = regularization.sigma * w_t;
-  c.R = Eigen::Vector3d(R_n, R_t, R_t);
+  math::ResizeKeepingStorage(c.R, 3);  // kept storage, as SetOneBoxRow
+  c.R << R_n, R_t, R_t;
   // v̂_n = −φ0/(δt + τ_d) (docs/notes/sap-and-deformables.md §1.1) models a spring and damper
   // in the overlap. A contact that does not touch yet (φ0 > 0, found early because its bodies
   // move fast) has no damper: v̂_n = −φ0/δt gives no impulse until the predicted gap φ0 + δt v_n
@@ -59,7 +75,8 @@ void SetContactConstraint(const ContactParameters& contact, const ConstraintMatr
   const double relaxation = contact.phi0 > 0 ? dt : dt + tau_d;
   double v_hat = -contact.phi0 / relaxation;
   if (std::isinf(contact.stiffness)) v_hat = std::min(v_hat, contact.max_correction_speed);
-  c.v_hat = Eigen::Vector3d(v_hat, 0, 0);
+  math::ResizeKeepingStorage(c.v_hat, 3);
+  c.v_hat << v_hat, 0, 0;
 }
 
 SapConstraint MakeHolonomicConstraint(SapJacobian jacobian, const HolonomicParameters& holonomic,
@@ -98,14 +115,10 @@ SapConstraint MakeLimitConstraint(SapJacobian jacobian, const Eigen::VectorXd& g
 void SetLimitConstraint(double g0, const ConstraintMatrix& W, double dt,
                         const SapRegularization& regularization, SapConstraint& c) {
   // MakeLimitConstraint's rows for one row, without its parameter vectors.
-  c.kind = SapConstraint::Kind::kBox;
   const double w = W.norm();  // one row
   const RowRegularization row =
       RegularizeRow(kLimitStiffness, dt, dt, regularization.holonomic_beta, w);
-  c.R.setConstant(1, row.R);
-  c.v_hat.setConstant(1, -g0 / (dt + row.tau));
-  c.lower.setConstant(1, 0.0);
-  c.upper.setConstant(1, INFINITY);
+  SetOneBoxRow(row.R, -g0 / (dt + row.tau), 0.0, INFINITY, c);
 }
 
 SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, double dt) {
@@ -117,22 +130,15 @@ SapConstraint MakePdConstraint(SapJacobian jacobian, const PdParameters& pd, dou
 
 void SetJointFrictionConstraint(double friction, double w, double dt,
                                 const SapRegularization& regularization, SapConstraint& c) {
-  c.kind = SapConstraint::Kind::kBox;
-  c.R.setConstant(1, regularization.sigma * w);
-  c.v_hat.setZero(1);
-  c.lower.setConstant(1, -dt * friction);
-  c.upper.setConstant(1, dt * friction);
+  SetOneBoxRow(regularization.sigma * w, 0.0, -dt * friction, dt * friction, c);
 }
 
 void SetPdConstraint(const PdParameters& pd, double dt, SapConstraint& c) {
   // γ = δt [kp (q_ref − q0 − δt v) + kd (v_ref − v)] = R⁻¹ (v̂ − v) with
   // R⁻¹ = δt (δt kp + kd) and v̂ = (kp (q_ref − q0) + kd v_ref) / (δt kp + kd).
-  c.kind = SapConstraint::Kind::kBox;
   const double gain = dt * pd.kp + pd.kd;
-  c.R.setConstant(1, 1.0 / (dt * gain));
-  c.v_hat.setConstant(1, (pd.kp * (pd.q_ref - pd.q0) + pd.kd * pd.v_ref) / gain);
-  c.lower.setConstant(1, -dt * pd.effort);
-  c.upper.setConstant(1, dt * pd.effort);
+  SetOneBoxRow(1.0 / (dt * gain), (pd.kp * (pd.q_ref - pd.q0) + pd.kd * pd.v_ref) / gain,
+               -dt * pd.effort, dt * pd.effort, c);
 }
 
 }  // namespace coulomb::convex

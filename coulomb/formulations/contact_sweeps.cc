@@ -260,4 +260,29 @@ void TakeSweepResult(const ContactSweepResult& sweeps, ContactSolution& out) {
   out.v_next = sweeps.v;
 }
 
+void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorkspace& workspace) {
+  const auto n = static_cast<std::size_t>(capacity.contacts);
+  const auto blocks = static_cast<std::size_t>(capacity.blocks);
+  ContactRows& rows = workspace.rows;
+  rows.contacts.reserve(n);
+  rows.J.reserve(3 * n * static_cast<std::size_t>(capacity.columns));
+  rows.MinvJt.reserve(rows.J.capacity());
+  math::ReserveStorage(rows.mu, capacity.contacts);
+  math::ReserveStorage(rows.q, 3 * static_cast<Eigen::Index>(n));
+  rows.order.reserve(n);
+  rows.island_start.reserve(n + 1);
+  ContactRows::Scratch& s = rows.scratch;
+  for (std::vector<int>* per_block :
+       {&s.block_offset, &s.parent, &s.depth, &s.island_of, &s.queue}) {
+    per_block->reserve(blocks);
+  }
+  s.touching_start.reserve(blocks + 1);
+  s.touching.reserve(2 * n);  // a contact touches at most two blocks
+  s.Minv.reserve(static_cast<std::size_t>(capacity.block_values));
+  s.keys.reserve(n);
+  ContactSweepResult& result = workspace.result;
+  math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
+  math::ReserveStorage(result.certificate.u, 3 * static_cast<Eigen::Index>(n));
+}
+
 }  // namespace coulomb

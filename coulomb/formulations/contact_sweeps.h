@@ -110,6 +110,10 @@ struct ContactSweepWorkspace {
   ContactSweepResult result;
 };
 
+// Room for `capacity` in the rows and the sweeps' iterates: sweeps over up to that many contacts
+// allocate nothing.
+void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorkspace& workspace);
+
 // Warm-started from `warm_start` (3 n_c, projected onto the cones; empty or non-finite: zero).
 void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& params,
                         const Eigen::VectorXd& warm_start, ContactSweepResult& result);

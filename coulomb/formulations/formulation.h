@@ -90,6 +90,10 @@ struct Formulation {
   void (*solve)(const contact::ContactProblem& problem, const FormulationSettings& settings,
                 const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
                 ContactSolution& solution) = nullptr;
+  // Makes room in the workspace for steps of up to capacity.contacts contacts, so that they
+  // allocate nothing (sim::ReserveContacts); null for a formulation that reserves nothing.
+  void (*reserve)(const contact::ContactCapacity& capacity,
+                  FormulationWorkspace& workspace) = nullptr;
   // What a checkpoint keeps of the workspace, and how a resumed run takes it back; null for a
   // formulation whose workspace is speed only.
   FormulationCarry (*save_carry)(const FormulationWorkspace& workspace) = nullptr;

@@ -101,4 +101,8 @@ void FindContacts(const CollisionWorld& world, const std::vector<math::Transform
                   const std::vector<double>& reach, CollisionScratch& scratch,
                   ContactDetection& out);
 
+// Room in FindContacts' arrays for `contacts` contacts and twice as many candidate pairs, so that
+// a detection finding up to that many allocates nothing (sim::ReserveContacts).
+void ReserveContacts(int contacts, CollisionScratch& scratch, ContactDetection& out);
+
 }  // namespace coulomb::geometry

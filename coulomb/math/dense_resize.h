@@ -16,7 +16,17 @@ namespace coulomb::math {
 // Eigen's own aligned blocks) it is v.conservativeResize(n).
 void ResizeKeepingStorage(Eigen::VectorXd& v, Eigen::Index n);
 
+// As m.resize(rows, cols), keeping m's block when rows · cols fits in it: the values afterwards
+// are unspecified (a matrix whose shape changes keeps none of its old entries in place).
+// Allocates only when rows · cols exceeds the block m already holds.
+void ResizeKeepingStorage(Eigen::MatrixXd& m, Eigen::Index rows, Eigen::Index cols);
+
+// Makes v's block hold at least n values, keeping its size and values (a Data sized up front
+// for a contact count, sim::ReserveContacts).
+void ReserveStorage(Eigen::VectorXd& v, Eigen::Index n);
+
 // How many values v's block holds (v.size() where the allocator cannot say).
 Eigen::Index StorageCapacity(const Eigen::VectorXd& v);
+Eigen::Index StorageCapacity(const Eigen::MatrixXd& m);
 
 }  // namespace coulomb::math

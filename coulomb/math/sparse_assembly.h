@@ -21,6 +21,13 @@ struct TripletBuffer {
 
   void clear() { entries.clear(); }
   void add(int row, int col, double value) { entries.emplace_back(row, col, value); }
+  // Room for `count` entries of a matrix whose larger dimension is `dimension`.
+  void Reserve(std::size_t count, std::size_t dimension) {
+    entries.reserve(count);
+    by_inner.reserve(count);
+    order.reserve(count);
+    offset.reserve(dimension + 1);
+  }
 };
 
 // out ← the rows × cols matrix of buffer.entries, compressed, without allocating once `out` and

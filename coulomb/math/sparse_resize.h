@@ -32,8 +32,8 @@ struct SparseMatrixMembers : Eigen::SparseMatrix<double, Options, int> {
 }  // namespace detail
 
 // As m.resize(rows, cols) — an empty rows × cols matrix, compressed — but keeping the outer
-// index's block when it is large enough, and doubling it when not. The value and inner-index arrays keep their capacity
-// either way (Eigen's resize clears them without freeing).
+// index's block when it is large enough, and doubling it when not. The value and inner-index arrays
+// keep their capacity either way (Eigen's resize clears them without freeing).
 template <int Options>
 void ResizeKeepingStorage(Eigen::SparseMatrix<double, Options, int>& m, Eigen::Index rows,
                           Eigen::Index cols) {
@@ -72,6 +72,28 @@ void ResizeNonZerosGrowing(Eigen::SparseMatrix<double, Options, int>& m, Eigen::
   const Eigen::Index capacity = m.data().allocatedSize();
   if (n > capacity) m.data().reserve(std::max(n, 2 * capacity) - m.data().size());
   m.resizeNonZeros(n);
+}
+
+// Makes room in m for `outer_size` outer vectors and `non_zeros` entries (a Data sized up front
+// for a contact count, sim::ReserveContacts); m is left an empty compressed matrix of its old
+// inner size.
+template <int Options>
+void ReserveSparse(Eigen::SparseMatrix<double, Options, int>& m, Eigen::Index outer_size,
+                   Eigen::Index non_zeros) {
+  constexpr bool kRowMajor = (Options & Eigen::RowMajor) != 0;
+  const Eigen::Index inner_size = m.innerSize();
+  if (kRowMajor) {
+    ResizeKeepingStorage(m, outer_size, inner_size);
+  } else {
+    ResizeKeepingStorage(m, inner_size, outer_size);
+  }
+  ResizeNonZerosGrowing(m, non_zeros);
+  m.resizeNonZeros(0);
+  if (kRowMajor) {
+    ResizeKeepingStorage(m, 0, inner_size);
+  } else {
+    ResizeKeepingStorage(m, inner_size, 0);
+  }
 }
 
 }  // namespace coulomb::math

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb::sim {
 
 State MakeRestState(const multibody::Model& model) {
@@ -18,7 +20,34 @@ Data MakeData(const Model& model, const State& initial) {
   data.state = initial;
   data.start_time = initial.time;
   data.multibody = multibody::MakeData(model.multibody);
+  ReserveContacts(model, data, EstimateContactCapacity(model));
   return data;
+}
+
+int EstimateContactCapacity(const Model& model) {
+  int moving = 0;
+  for (const geometry::CollisionGeometry& g : model.world.geometries) moving += g.body >= 0;
+  return kContactsPerMovingGeometry * moving;
+}
+
+void ReserveContacts(const Model& model, Data& data, int contacts) {
+  const contact::ContactCapacity capacity =
+      contact::MakeContactCapacity(contacts, model.multibody, data.multibody);
+  const Eigen::Index n = capacity.contacts;
+  const auto count = static_cast<std::size_t>(n);
+  StepWorkspace& w = data.step;
+  geometry::ReserveContacts(capacity.contacts, w.collision, w.detection);
+  contact::ReserveContacts(capacity, w.problem);
+  math::ReserveStorage(w.warm_start, 3 * n);
+  math::ReserveStorage(w.solution.impulses, 3 * n);
+  data.state.contacts.reserve(count);
+  StepReport& report = data.report;
+  report.contacts.contacts.reserve(count);
+  math::ReserveStorage(report.contact_velocities, 3 * n);
+  math::ReserveStorage(report.gaps, n);
+  math::ReserveStorage(report.impulses, 3 * n);
+  const Formulation& formulation = *model.settings.formulation;
+  if (formulation.reserve != nullptr) formulation.reserve(capacity, data.formulation);
 }
 
 std::string FirstNonFinite(const Eigen::Ref<const Eigen::VectorXd>& values, std::string_view name) {

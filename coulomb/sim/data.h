@@ -68,8 +68,21 @@ struct Data {
   StepReport report;  // the last step's (Step returns it by reference)
 };
 
-// A Data at `initial`, its clock starting at initial.time.
+// A Data at `initial`, its clock starting at initial.time, with room for
+// EstimateContactCapacity(model) contacts (ReserveContacts).
 Data MakeData(const Model& model, const State& initial);
+
+// How many contacts a Data makes room for up front: kContactsPerMovingGeometry per collision
+// geometry on a body, which covers a pile of spheres (about 3 each) and boxes resting face to
+// face (4 per face, two faces shared per box) at rest.
+inline constexpr int kContactsPerMovingGeometry = 4;
+int EstimateContactCapacity(const Model& model);
+
+// Makes room in `data` for steps of up to `contacts` contacts (every buffer sized per contact:
+// detection, the contact problem, warm starts, the formulation's workspace, the report), so that
+// they allocate nothing, as MuJoCo sizes its arena when it makes its data. A step with more
+// contacts still runs: its buffers grow, each to twice its size.
+void ReserveContacts(const Model& model, Data& data, int contacts);
 
 // "" when `state` can be stepped by `model`: sizes, finite q, v and time, unit quaternions
 // (|‖quat‖ − 1| ≤ 1e-3) and finite FEM vertices; else the first problem, naming the field and the

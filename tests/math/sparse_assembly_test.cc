@@ -108,5 +108,33 @@ TEST(ResizeKeepingStorage, ShrinkingAndGrowingAgainGivesEigensMatrixInTheSameBlo
   ExpectResizesAsEigen<Eigen::RowMajor>(7);
 }
 
+// A matrix and buffer reserved for 40 rows of 12 entries take a 3-row and then a 40-row
+// assembly without a new block, and give Eigen's matrix both times.
+TEST(ReserveSparse, AMatrixReservedUpFrontAssemblesInItsBlocks) {
+  Eigen::SparseMatrix<double, Eigen::RowMajor> J;
+  TripletBuffer buffer;
+  ReserveSparse(J, 40, 40 * 12);
+  buffer.Reserve(40 * 12, 40);
+  EXPECT_EQ(J.nonZeros(), 0);
+  const double* values = J.valuePtr();
+  const int* outer = J.outerIndexPtr();
+  const Eigen::Triplet<double>* entries = buffer.entries.data();
+  for (const int rows : {3, 40}) {
+    buffer.clear();
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 11; c >= 0; --c) buffer.add(r, (5 * r + 7 * c) % 30, 1.0 + r + 0.5 * c);
+    }
+    AssignFromTriplets(buffer, rows, 30, J);
+    Eigen::SparseMatrix<double, Eigen::RowMajor> eigen(rows, 30);
+    eigen.setFromTriplets(buffer.entries.begin(), buffer.entries.end());
+    EXPECT_EQ(Eigen::MatrixXd(J), Eigen::MatrixXd(eigen)) << rows;
+    EXPECT_EQ(buffer.entries.data(), entries);
+    EXPECT_EQ(J.valuePtr(), values);
+#if defined(__GLIBC__)
+    EXPECT_EQ(J.outerIndexPtr(), outer);
+#endif
+  }
+}
+
 }  // namespace
 }  // namespace coulomb::math

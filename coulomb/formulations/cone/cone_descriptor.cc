@@ -37,6 +37,8 @@ const Formulation kConeFormulation = {
                                    workspace.friction, solution, &workspace.newton,
                                    &workspace.sweeps);
         },
+    .reserve = [](const contact::ContactCapacity& capacity,
+                  FormulationWorkspace& workspace) { ReserveContacts(capacity, workspace.sweeps); },
 };
 
 }  // namespace coulomb

@@ -55,9 +55,10 @@ void SetDofJacobian(const SapProblem& sap, int dof, double sign, SapJacobian& ja
   jac.clique_a = CliqueOfDof(sap, dof);
   jac.clique_b = -1;
   const convex::SapClique& c = sap.cliques[jac.clique_a];
-  jac.J_a.setZero(1, c.size());
+  math::ResizeKeepingStorage(jac.J_a, 1, c.size());
+  jac.J_a.setZero();
   jac.J_a(0, dof - c.start) = sign;
-  jac.J_b.resize(0, 0);
+  math::ResizeKeepingStorage(jac.J_b, 0, 0);
 }
 
 // The blocks of a dense rows × nv Jacobian on the (at most two) cliques it touches.
@@ -108,6 +109,7 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
     Name(jac.name, "contact {}", k);
     const auto block = [&](int clique, Eigen::MatrixXd& J) {
       const convex::SapClique& c = sap.cliques[clique];
+      math::ResizeKeepingStorage(J, 3, c.size());  // a reused slot keeps its block
       J = problem.J.block(3 * k, c.start, 3, c.size());
     };
     jac.clique_a = a;
@@ -117,7 +119,7 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
       jac.clique_b = b;
       block(b, jac.J_b);
     } else {
-      jac.J_b.resize(0, 0);
+      math::ResizeKeepingStorage(jac.J_b, 0, 0);
     }
     convex::ContactParameters contact;
     contact.phi0 = problem.phi[k];
