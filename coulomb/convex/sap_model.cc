@@ -262,6 +262,10 @@ void SapHessian::Build(const SapProblem& problem, const SapModel& model) {
   }
   math::AssignFromTriplets(pattern, model.size, model.size, H_);
   FillSlots(problem, model);
+  SizeScratch(widest);
+}
+
+void SapHessian::SizeScratch(int widest) {
   // Sized once for the widest constraint (resize reallocates only when the size changes).
   if (JtG_.rows() < widest) {
     JtG_.resize(widest, kMaxConstraintRows);
@@ -311,6 +315,51 @@ const Eigen::SparseMatrix<double>& SapHessian::Assemble(const std::vector<Constr
     ScatterLower(bb, slot + slots.bb.start, values);
   }
   return H_;
+}
+
+void ReserveSapModel(const SapSize& size, SapModel& model, SapModelScratch& scratch) {
+  const auto cliques = static_cast<std::size_t>(size.cliques);
+  const Eigen::Index rows = 3 * static_cast<Eigen::Index>(size.constraints);
+  const Eigen::Index jacobian_entries = rows * size.columns;
+  model.participating.reserve(cliques);
+  model.clique_offset.reserve(cliques);
+  model.row_offset.reserve(static_cast<std::size_t>(size.constraints) + 1);
+  math::ReserveSparse(model.J, rows, jacobian_entries);
+  math::ReserveSparse(model.A, size.velocities, size.clique_values);
+  math::ReserveStorage(model.v_star, size.velocities);
+  math::ReserveStorage(model.inverse_sqrt_diagonal, size.velocities);
+  scratch.touched.reserve(cliques);
+  scratch.A.Reserve(static_cast<std::size_t>(size.clique_values),
+                    static_cast<std::size_t>(size.velocities));
+  scratch.J.Reserve(static_cast<std::size_t>(jacobian_entries),
+                    static_cast<std::size_t>(std::max<Eigen::Index>(rows, size.velocities)));
+}
+
+void ReserveConstraintsEvaluation(const SapSize& size, ConstraintsEvaluation& evaluation) {
+  math::ReserveStorage(evaluation.gamma, 3 * static_cast<Eigen::Index>(size.constraints));
+  evaluation.G.reserve(static_cast<std::size_t>(size.constraints));
+}
+
+Eigen::Index MaxHessianEntries(const SapSize& size) {
+  // A constraint's blocks: its two cliques' lower triangles and their coupling, at most
+  // columns² entries together; the cliques' own lower triangles at most clique_values.
+  return size.clique_values +
+         static_cast<Eigen::Index>(size.constraints) * size.columns * size.columns;
+}
+
+void SapHessian::Reserve(const SapSize& size) {
+  const auto constraints = static_cast<std::size_t>(size.constraints);
+  const auto cliques = static_cast<std::size_t>(size.cliques);
+  const auto columns = static_cast<std::size_t>(size.columns);
+  const auto entries = static_cast<std::size_t>(MaxHessianEntries(size));
+  participating_.reserve(cliques);
+  math::ReserveSparse(H_, size.velocities, static_cast<Eigen::Index>(entries));
+  column_pool_.reserve(constraints * columns);
+  slot_pool_.reserve(entries);
+  clique_slots_.reserve(cliques);
+  constraint_slots_.reserve(constraints);
+  pattern_.Reserve(entries, static_cast<std::size_t>(size.velocities));
+  SizeScratch(size.columns);  // at least one clique's columns
 }
 
 }  // namespace coulomb::convex

@@ -14,6 +14,16 @@
 
 namespace coulomb::convex {
 
+// How much room SolveSap's workspace makes up front (ReserveSapWorkspace), so that solves of
+// problems up to that size allocate nothing of their own.
+struct SapSize {
+  int constraints = 0;  // of at most 3 rows each (contacts)
+  int velocities = 0;   // nv
+  int cliques = 0;
+  int clique_values = 0;  // Σ size² over the cliques
+  int columns = 0;        // the most velocities one constraint touches, both cliques together
+};
+
 struct SapModel {
   std::vector<int> participating;  // clique indices, in increasing order
   std::vector<int> clique_offset;  // per clique: first compact index, −1 if not participating
@@ -33,6 +43,10 @@ struct SapModelScratch {
   math::TripletBuffer A, J;
 };
 void MakeSapModel(const SapProblem& problem, SapModel& model, SapModelScratch& scratch);
+void ReserveSapModel(const SapSize& size, SapModel& model, SapModelScratch& scratch);
+// The most entries the lower triangle of the Hessian of a problem up to `size` has: the cliques'
+// lower triangles and, per constraint, at most columns² more.
+Eigen::Index MaxHessianEntries(const SapSize& size);
 
 // Participating entries of a full velocity, and back (entries outside keep `full`).
 Eigen::VectorXd GatherParticipating(const SapProblem& problem, const SapModel& model,
@@ -53,6 +67,7 @@ ConstraintsEvaluation EvaluateConstraints(const SapProblem& problem, const SapMo
 // The same into `out` (storage reused).
 void EvaluateConstraints(const SapProblem& problem, const SapModel& model,
                          const Eigen::VectorXd& v_c, bool with_hessian, ConstraintsEvaluation& out);
+void ReserveConstraintsEvaluation(const SapSize& size, ConstraintsEvaluation& evaluation);
 
 // The lower triangle of H = A + Jᵀ G J. Its sparsity pattern is fixed by the clique graph (a
 // block for every clique pair a constraint couples, whatever the values of G), so it is built
@@ -67,6 +82,8 @@ class SapHessian {
   // The pattern and slots of `problem`, which must outlive every Assemble that follows.
   void Build(const SapProblem& problem, const SapModel& model);
   const Eigen::SparseMatrix<double>& Assemble(const std::vector<ConstraintMatrix>& G);
+  // Room for problems up to `size`: their Build allocates nothing.
+  void Reserve(const SapSize& size);
 
  private:
   // A constraint's blocks cover only the clique columns its Jacobian touches: a vertex contact
@@ -85,6 +102,8 @@ class SapHessian {
   // The slots of every clique's and constraint's entries in H_ (its pattern set), into
   // slot_pool_.
   void FillSlots(const SapProblem& problem, const SapModel& model);
+  // The scratch matrices at room for a constraint touching `widest` columns of one clique.
+  void SizeScratch(int widest);
   const SapProblem* problem_ = nullptr;
   std::vector<int> participating_;
   Eigen::SparseMatrix<double> H_;

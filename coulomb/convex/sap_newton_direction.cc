@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb::convex {
 namespace {
@@ -19,7 +20,7 @@ bool PreconditionedCg(const Eigen::SparseMatrix<double>& lower, const Eigen::Vec
                       const math::CholeskyFactor& factor, Eigen::VectorXd& x, int& iterations,
                       NewtonDirectionWorkspace& ws) {
   const auto H = lower.selfadjointView<Eigen::Lower>();
-  x.setZero(b.size());
+  x.setZero();  // sized by the caller, as the workspace's vectors
   Eigen::VectorXd& r = ws.r;
   Eigen::VectorXd& z = ws.z;
   Eigen::VectorXd& p = ws.p;
@@ -68,6 +69,11 @@ void SolveNewtonDirection(const Eigen::SparseMatrix<double>& lower, const Eigen:
                           NewtonDirectionWorkspace& ws, NewtonDirection& out) {
   out.ok = out.factored = false;
   out.cg_iterations = 0;
+  // In kept blocks: the participating velocities come and go with contacts, and Eigen's
+  // assignments would reallocate each vector at each new size.
+  for (Eigen::VectorXd* v : {&ws.b, &ws.r, &ws.z, &ws.p, &ws.Hp, &out.dv}) {
+    math::ResizeKeepingStorage(*v, gradient.size());
+  }
   out.factor_seconds = 0;
   Eigen::VectorXd& b = ws.b;
   b = -gradient;

@@ -261,4 +261,21 @@ void SolveSap(const SapProblem& problem, const SapSolverParams& params,
   out.seconds = clock.Seconds();
 }
 
+void ReserveSapWorkspace(const SapSize& size, SapWorkspace& ws, SapResult& result) {
+  const Eigen::Index rows = 3 * static_cast<Eigen::Index>(size.constraints);
+  ReserveSapModel(size, ws.model, ws.model_scratch);
+  ws.hessian.Reserve(size);
+  for (Eigen::VectorXd* v : {&ws.iterate.v, &ws.iterate.gradient, &ws.dv, &ws.momentum, &ws.product,
+                             &ws.next_v, &ws.dp, &ws.direction.dv, &result.v, &ws.newton.b,
+                             &ws.newton.r, &ws.newton.z, &ws.newton.p, &ws.newton.Hp}) {
+    math::ReserveStorage(*v, size.velocities);
+  }
+  for (Eigen::VectorXd* v : {&ws.iterate.v_c, &ws.dv_c, &ws.line_v_c, &result.gamma}) {
+    math::ReserveStorage(*v, rows);
+  }
+  ReserveConstraintsEvaluation(size, ws.iterate.constraints);
+  ReserveConstraintsEvaluation(size, ws.line_constraints);
+  ws.newton.tag.reserve(static_cast<std::size_t>(size.cliques) + 1);
+}
+
 }  // namespace coulomb::convex

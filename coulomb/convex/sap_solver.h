@@ -98,6 +98,10 @@ struct SapWorkspace {
   ConstraintsEvaluation line_constraints;
 };
 
+// Room in `workspace` and `result` for problems up to `size`: SolveSap allocates nothing of its
+// own on them (CHOLMOD allocates through its hooks).
+void ReserveSapWorkspace(const SapSize& size, SapWorkspace& workspace, SapResult& result);
+
 // v_guess: the warm start (size nv; empty → v*). factorization may be null (a fresh one is used).
 SapResult SolveSap(const SapProblem& problem, const SapSolverParams& params,
                    const Eigen::VectorXd& v_guess = {},

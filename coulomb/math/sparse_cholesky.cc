@@ -4,6 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "coulomb/math/dense_resize.h"
+#include "coulomb/math/sparse_resize.h"
+#include "coulomb/math/vector_growth.h"
+
 namespace coulomb::math {
 
 struct CholeskyFactor::Impl {
@@ -76,6 +80,9 @@ bool CholeskyFactor::Factor(const Eigen::SparseMatrix<double>& lower, CholeskyMe
       s.analysed = false;
       return false;
     }
+    // Grown geometrically: while a pile lands the pattern sets a new high most steps.
+    ReserveGrowing(s.outer, static_cast<std::size_t>(n) + 1);
+    ReserveGrowing(s.inner, static_cast<std::size_t>(lower.nonZeros()));
     s.outer.assign(lower.outerIndexPtr(), lower.outerIndexPtr() + n + 1);
     s.inner.assign(lower.innerIndexPtr(), lower.innerIndexPtr() + lower.nonZeros());
     s.analysed = true;
@@ -85,9 +92,17 @@ bool CholeskyFactor::Factor(const Eigen::SparseMatrix<double>& lower, CholeskyMe
     s.solves_per_factorization = common.lnz > 0 ? common.fl / (4 * common.lnz) : 0;
   }
   s.cholmod.factorize(lower);
-  s.factored = lower;
+  AssignKeepingStorage(lower, s.factored);
   ++s.factorizations;
   return s.cholmod.info() == Eigen::Success;
+}
+
+void CholeskyFactor::Reserve(Eigen::Index n, Eigen::Index non_zeros) {
+  Impl& s = *impl_;
+  s.outer.reserve(static_cast<std::size_t>(n) + 1);
+  s.inner.reserve(static_cast<std::size_t>(non_zeros));
+  s.tag.reserve(static_cast<std::size_t>(n) + 1);  // a tag names at most n blocks, and the size
+  ReserveSparse(s.factored, n, non_zeros);
 }
 
 Eigen::VectorXd CholeskyFactor::Solve(const Eigen::VectorXd& b) const {
@@ -95,7 +110,7 @@ Eigen::VectorXd CholeskyFactor::Solve(const Eigen::VectorXd& b) const {
 }
 
 void CholeskyFactor::Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
-  x.resize(b.size());
+  ResizeKeepingStorage(x, b.size());
   x = impl_->cholmod.solve(b);
 }
 
@@ -122,7 +137,7 @@ const std::vector<int>& CholeskyFactor::tag() const {
   return impl_->tag;
 }
 void CholeskyFactor::set_tag(const std::vector<int>& tag) {
-  impl_->tag = tag;
+  AssignGrowing(impl_->tag, tag);
 }
 
 CholeskySource CholeskyFactor::source() const {

@@ -51,6 +51,9 @@ class CholeskyFactor {
   bool Factor(const Eigen::SparseMatrix<double>& lower,
               CholeskyMethod method = CholeskyMethod::kAuto,
               FillOrdering ordering = FillOrdering::kAmd);
+  // Room for factoring n × n matrices of up to `non_zeros` lower entries, and their tags,
+  // without allocating outside CHOLMOD (which allocates through its hooks).
+  void Reserve(Eigen::Index n, Eigen::Index non_zeros);
   Eigen::VectorXd Solve(const Eigen::VectorXd& b) const;
   void Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;  // into x's storage
   Eigen::MatrixXd Solve(const Eigen::MatrixXd& B) const;           // column by column, as above

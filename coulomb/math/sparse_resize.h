@@ -74,6 +74,25 @@ void ResizeNonZerosGrowing(Eigen::SparseMatrix<double, Options, int>& m, Eigen::
   m.resizeNonZeros(n);
 }
 
+// dst = src (compressed), in dst's kept storage: its arrays grow geometrically rather than to
+// exactly src's size, as Eigen's copy does.
+template <int Options>
+void AssignKeepingStorage(const Eigen::SparseMatrix<double, Options, int>& src,
+                          Eigen::SparseMatrix<double, Options, int>& dst) {
+  ResizeKeepingStorage(dst, src.rows(), src.cols());
+  const Eigen::Index n = src.nonZeros();
+  ResizeNonZerosGrowing(dst, n);
+  const Eigen::Index outer = src.outerSize();
+  if (src.isCompressed()) {
+    std::copy(src.outerIndexPtr(), src.outerIndexPtr() + outer + 1, dst.outerIndexPtr());
+    std::copy(src.innerIndexPtr(), src.innerIndexPtr() + n, dst.innerIndexPtr());
+    std::copy(src.valuePtr(), src.valuePtr() + n, dst.valuePtr());
+  } else {
+    dst = src;
+    dst.makeCompressed();
+  }
+}
+
 // Makes room in m for `outer_size` outer vectors and `non_zeros` entries (a Data sized up front
 // for a contact count, sim::ReserveContacts); m is left an empty compressed matrix of its old
 // inner size.

@@ -32,6 +32,10 @@ const Formulation kSapFormulation = {
           SolveSapStep(problem, settings.sap, &workspace.sap_factorization, workspace.sap,
                        solution);
         },
+    .reserve =
+        [](const contact::ContactCapacity& capacity, FormulationWorkspace& workspace) {
+          ReserveContacts(capacity, workspace.sap, workspace.sap_factorization);
+        },
     .save_carry =
         [](const FormulationWorkspace& workspace) {
           return FormulationCarry{workspace.sap_factorization.source()};

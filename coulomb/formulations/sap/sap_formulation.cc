@@ -244,6 +244,33 @@ void MakeSapProblem(const contact::ContactProblem& problem, const SapParams& par
   AddJointConstraints(problem, params, ws);
 }
 
+void ReserveContacts(const contact::ContactCapacity& capacity, SapStepWorkspace& ws,
+                     math::CholeskyFactor& factorization) {
+  const auto n = static_cast<std::size_t>(capacity.contacts);
+  SapStepProblem& step = ws.step;
+  step.sap.constraints.reserve(n);
+  step.contacts.reserve(n);
+  ws.spare.reserve(n);
+  // Spare slots up to n, each with room for a contact between the two largest blocks: the
+  // constraints beyond the most a step has had are then not created one by one mid-run.
+  for (std::size_t k = step.sap.constraints.size() + ws.spare.size(); k < n; ++k) {
+    SapConstraint& slot = ws.spare.emplace_back();
+    for (Eigen::MatrixXd* J : {&slot.jacobian.J_a, &slot.jacobian.J_b}) {
+      math::ResizeKeepingStorage(*J, 3, capacity.columns);
+      math::ResizeKeepingStorage(*J, 0, 0);
+    }
+    math::ReserveStorage(slot.R, 3);
+    math::ReserveStorage(slot.v_hat, 3);
+  }
+  const convex::SapSize size{.constraints = capacity.contacts,
+                             .velocities = capacity.nv,
+                             .cliques = capacity.blocks,
+                             .clique_values = capacity.block_values,
+                             .columns = capacity.columns};
+  convex::ReserveSapWorkspace(size, ws.solver, ws.result);
+  factorization.Reserve(capacity.nv, convex::MaxHessianEntries(size));
+}
+
 ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
                               const convex::SapResult& r) {
   ContactSolution out;

@@ -66,6 +66,12 @@ struct SapStepWorkspace {
 void MakeSapProblem(const contact::ContactProblem& problem, const SapParams& params,
                     SapStepWorkspace& workspace);
 
+// Room in `workspace` and `factorization` for steps of up to capacity.contacts contacts:
+// constraint slots with their blocks, the solver's workspace and the Hessian's kept copy
+// (sim::ReserveContacts).
+void ReserveContacts(const contact::ContactCapacity& capacity, SapStepWorkspace& workspace,
+                     math::CholeskyFactor& factorization);
+
 // The ContactSolution of a SAP result whose first nv velocities are the rigid model's (the
 // problem may have more cliques after them: deformable bodies).
 ContactSolution RigidSolution(const contact::ContactProblem& problem, const SapStepProblem& step,
