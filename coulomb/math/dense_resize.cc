@@ -21,28 +21,27 @@ template <typename Tag, typename Tag::Type kMember>
 struct MemberPointer {
   friend typename Tag::Type Get(Tag /*tag*/) { return kMember; }
 };
-struct DataTag {
-  using Type = double* VectorStorage::*;
-  friend Type Get(DataTag);
+// One tag per member: which storage, the member's type, and a number telling same-typed apart.
+// Each tag's Get is meant to be a plain function (MemberPointer defines it), which GCC warns of.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnon-template-friend"
+#endif
+template <typename Storage, typename Member, int kWhich>
+struct MemberTag {
+  using Type = Member Storage::*;
+  friend Type Get(MemberTag);
 };
-struct RowsTag {
-  using Type = Eigen::Index VectorStorage::*;
-  friend Type Get(RowsTag);
-};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+using DataTag = MemberTag<VectorStorage, double*, 0>;
+using RowsTag = MemberTag<VectorStorage, Eigen::Index, 1>;
+using MatrixDataTag = MemberTag<MatrixStorage, double*, 0>;
+using MatrixRowsTag = MemberTag<MatrixStorage, Eigen::Index, 1>;
+using MatrixColsTag = MemberTag<MatrixStorage, Eigen::Index, 2>;
 template struct MemberPointer<DataTag, &VectorStorage::m_data>;
 template struct MemberPointer<RowsTag, &VectorStorage::m_rows>;
-struct MatrixDataTag {
-  using Type = double* MatrixStorage::*;
-  friend Type Get(MatrixDataTag);
-};
-struct MatrixRowsTag {
-  using Type = Eigen::Index MatrixStorage::*;
-  friend Type Get(MatrixRowsTag);
-};
-struct MatrixColsTag {
-  using Type = Eigen::Index MatrixStorage::*;
-  friend Type Get(MatrixColsTag);
-};
 template struct MemberPointer<MatrixDataTag, &MatrixStorage::m_data>;
 template struct MemberPointer<MatrixRowsTag, &MatrixStorage::m_rows>;
 template struct MemberPointer<MatrixColsTag, &MatrixStorage::m_cols>;
