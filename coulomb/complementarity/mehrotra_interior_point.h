@@ -34,7 +34,9 @@ struct MehrotraParams {
 // What the method reuses from one solve to the next (speed only): its Newton matrix, LU and
 // vectors, sized by the first solve of a size. The rounding and polish at the end still allocate.
 struct MehrotraWorkspace {
-  math::DenseLu lu;  // of K = M + Z⁻¹W, the Newton system's matrix
+  math::DenseLu lu;   // of K = M + Z⁻¹W, the Newton system's matrix
+  Eigen::MatrixXd K;  // K itself, for one step of iterative refinement of each direction
+  Eigen::VectorXd refinement;
   Eigen::VectorXd z, w, r_p, r_c, rhs, dz_aff, dw_aff, dz, dw;
   ComplementaryBasisWorkspace basis;  // rounding to a complementary basis
   Eigen::VectorXd answer;             // the rounded and polished iterate

@@ -301,6 +301,17 @@ TEST(TrinkleStepper, InclineRollingBallAndRod) {
   EXPECT_LT(rod.summary.final_energy, rod.summary.initial_energy);
 }
 
+// Paper 1's stepper on the 15-box pyramid for its whole 3 s: 500 acceleration-LCP rows, so
+// the interior-point method solves every step. Its Newton directions once came from an LU
+// without refinement, and from 1.2 s on every step missed the certificate (1.8e-10 > 1e-10):
+// 450 of 750 steps uncertified, the pinned hash (1 s) unmoved. Every step certified since.
+TEST(TrinkleStepper, PyramidStandsItsThreeSecondsEveryStepCertified) {
+  const ExampleRun run = RunExample("pyramid", testing_support::Named("trinkle"));
+  EXPECT_NEAR(run.summary.sim_time, 3.0, 1e-9);
+  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
+  ExpectBodiesStayPut(run, 1e-3);
+}
+
 // The 200-sphere bin: the first 0.6 s, while the spheres land and pile up (the full 2 s run is
 // a benchmark, not a CI test). Under the velocity-level LCP its ~3 600 rows go to the
 // contact-block Gauss–Seidel (`pgs`), as dense Lemke cannot take them.

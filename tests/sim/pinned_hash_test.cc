@@ -85,7 +85,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "sap"}, 0x9b5d14ca3821c9ccULL},
       {{"pyramid", "velocity-lcp"}, 0x00393df0bd0ef29dULL},
       {{"pyramid", "cone"}, 0x09f063fdd584a93cULL},
-      {{"pyramid", "trinkle"}, 0xb1d0379b4a0d9052ULL},
+      {{"pyramid", "trinkle"}, 0x6a52f3c92faa33e0ULL},
       {{"pyramid", "sap"}, 0x6f776c5e2d848d84ULL},
       {{"rolling_ball", "velocity-lcp"}, 0x8d0a7283828bcb8fULL},
       {{"rolling_ball", "cone"}, 0xb363635a2c118ed5ULL},
