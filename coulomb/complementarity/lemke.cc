@@ -255,11 +255,21 @@ void LemkePath::Refactorize() {
     }
   }
   math::FactorLu(ws_.lu);
-  // Only the stored (nontrivial) columns of B⁻¹ are needed: solve for those, not the inverse.
-  for (const int col : stored_) {
-    binv_.col(col).setZero();
-    binv_(col, col) = 1.0;
-    math::SolveLuInPlace(ws_.lu, binv_.col(col));
+  // Only the stored (nontrivial) columns of B⁻¹ are needed: solve for those, not the inverse,
+  // all at once (one blocked solve costs far less than a solve per column at these sizes).
+  Eigen::MatrixXd& unit = ws_.unit;
+  const auto stored = static_cast<Eigen::Index>(stored_.size());
+  // Room for every column at once, so that the stored count's growth along a path allocates
+  // nothing.
+  if (math::StorageCapacity(unit) < static_cast<Eigen::Index>(n_) * n_) {
+    math::ResizeKeepingStorage(unit, n_, n_);
+  }
+  math::ResizeKeepingStorage(unit, n_, stored);
+  unit.setZero();
+  for (Eigen::Index j = 0; j < stored; ++j) unit(stored_[static_cast<std::size_t>(j)], j) = 1.0;
+  math::SolveLuColumnsInPlace(ws_.lu, unit);
+  for (Eigen::Index j = 0; j < stored; ++j) {
+    binv_.col(stored_[static_cast<std::size_t>(j)]) = unit.col(j);
   }
   qbar_ = q_;
   math::SolveLuInPlace(ws_.lu, qbar_);
@@ -285,6 +295,7 @@ PathOutcome LemkePath::Run(int max_pivots) {
   unit_row_.resize(n_);
   stored_pos_.assign(n_, -1);
   stored_.clear();
+  stored_.reserve(static_cast<std::size_t>(n_));  // at most every column: none stored mid-path
   basic_.resize(n_);
   row_of_.assign(2 * n_ + 1, -1);
   for (int i = 0; i < n_; ++i) {
@@ -488,6 +499,9 @@ void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorks
   cover.setOnes(n);
   std::string& failures = ws.failures;
   failures.clear();
+  // A line per run, each at most a path message long: room for all of them once, not a new
+  // block whenever a longer failure story is told.
+  failures.reserve(static_cast<std::size_t>(params.max_restarts + 1) * 160);
   for (int run = 0; run <= params.max_restarts; ++run) {
     // Each run follows a different complementary path: with scaling enabled, odd runs drop it
     // (a different D changes the path as much as a covering vector does); from the third run

@@ -68,6 +68,7 @@ struct LemkeWorkspace {
   Eigen::VectorXd qbar, column;
   // A refactorization of B from the data (drift or a suspected ray).
   math::DenseLu lu;
+  Eigen::MatrixXd unit;  // the stored columns' unit vectors, solved for together
   // Reading z off the final basis with iterative refinement against the original data.
   Eigen::VectorXd x, z, w, residual, delta;
   Eigen::VectorXd path_z;                // the path's answer before a polish moves it (FinishPath)

@@ -105,6 +105,36 @@ void SolveLuInPlace(const DenseLu& f, Eigen::Ref<Eigen::VectorXd> b) {
   a.triangularView<Eigen::Upper>().solveInPlace(b);
 }
 
+void SolveLuColumnsInPlace(const DenseLu& f, Eigen::Ref<Eigen::MatrixXd> B) {
+  const int n = f.n;
+  const auto a = Factors(f.lu, n);
+  for (int k = 0; k < n; ++k) B.row(k).swap(B.row(f.pivots[static_cast<std::size_t>(k)]));
+  // Blocked substitution, panel by panel, in chunks of columns and rows: one triangular solve
+  // of the whole n × n factor would pack it into buffers beyond Eigen's stack limit and so on
+  // the heap, at every call (FactorLu's trailing products are chunked for the same reason).
+  for (int c = 0; c < B.cols(); c += kChunkCols) {
+    const int cols = std::min<int>(kChunkCols, static_cast<int>(B.cols()) - c);
+    for (int k0 = 0; k0 < n; k0 += kPanel) {  // L Y = P B, top down
+      const int kb = std::min(kPanel, n - k0);
+      auto Y1 = B.block(k0, c, kb, cols);
+      a.block(k0, k0, kb, kb).triangularView<Eigen::UnitLower>().solveInPlace(Y1);
+      for (int r = k0 + kb; r < n; r += kChunkRows) {
+        const int rows = std::min(kChunkRows, n - r);
+        B.block(r, c, rows, cols).noalias() -= a.block(r, k0, rows, kb) * Y1;
+      }
+    }
+    for (int k0 = ((n - 1) / kPanel) * kPanel; n > 0 && k0 >= 0; k0 -= kPanel) {  // U X = Y
+      const int kb = std::min(kPanel, n - k0);
+      auto X1 = B.block(k0, c, kb, cols);
+      a.block(k0, k0, kb, kb).triangularView<Eigen::Upper>().solveInPlace(X1);
+      for (int r = 0; r < k0; r += kChunkRows) {
+        const int rows = std::min(kChunkRows, k0 - r);
+        B.block(r, c, rows, cols).noalias() -= a.block(r, k0, rows, kb) * X1;
+      }
+    }
+  }
+}
+
 void SolveLuTransposedInPlace(const DenseLu& f, Eigen::Ref<Eigen::VectorXd> b) {
   // A = Pᵀ L U, so Aᵀ = Uᵀ Lᵀ P: solve with Uᵀ, then Lᵀ, then undo the swaps last to first.
   const auto a = Factors(f.lu, f.n);

@@ -32,6 +32,9 @@ void ReserveLu(DenseLu& f, int n);
 void FactorLu(DenseLu& f);
 // b ← A⁻¹ b and b ← A⁻ᵀ b (not for a singular factorization).
 void SolveLuInPlace(const DenseLu& f, Eigen::Ref<Eigen::VectorXd> b);
+// The same for every column of B at once (blocked triangular solves: several right-hand sides
+// cost far less than one solve each).
+void SolveLuColumnsInPlace(const DenseLu& f, Eigen::Ref<Eigen::MatrixXd> B);
 void SolveLuTransposedInPlace(const DenseLu& f, Eigen::Ref<Eigen::VectorXd> b);
 // An estimate of 1 / (‖A‖₁ ‖A⁻¹‖₁), the reciprocal condition number, from a few solves
 // (Hager's method with Higham's refinements, Higham, Accuracy and Stability of Numerical

@@ -42,6 +42,11 @@ TEST(DenseLu, SolvesAndTransposedSolvesSatisfyTheirSystemsThroughChangingSizes) 
     SolveLuTransposedInPlace(lu, y);
     EXPECT_LE((A.transpose() * y - b).lpNorm<Eigen::Infinity>(), 1e-12) << n;
     EXPECT_NEAR(lu.norm1, A.cwiseAbs().colwise().sum().maxCoeff(), 1e-14 * n);
+    // Several right-hand sides at once (Lemke's stored columns of B⁻¹).
+    const Eigen::MatrixXd B = RandomMatrix(n, 1 + n % 7, rng);
+    Eigen::MatrixXd X = B;
+    SolveLuColumnsInPlace(lu, X);
+    EXPECT_LE((A * X - B).lpNorm<Eigen::Infinity>(), 1e-12) << n;
   }
 }
 
