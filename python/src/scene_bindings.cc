@@ -358,6 +358,19 @@ void RegisterData(py::module_& m) {
           "simulated time, s")
       .def_property_readonly(
           "steps", [](const Data& d) { return d.data.steps; }, "steps taken since the time was set")
+      .def(
+          "reserve_contacts",
+          [](Data& d, int contacts) {
+            if (contacts < 0) {
+              throw py::value_error(fmt::format("contacts = {} must be at least 0", contacts));
+            }
+            const std::unique_lock<std::mutex> claimed = Claim(d);
+            sim::ReserveContacts(*d.model, d.data, contacts);
+          },
+          py::arg("contacts"),
+          "Makes room for steps of up to this many contacts, so that they allocate nothing "
+          "(make_data makes room for 4 per collision geometry on a moving body). Changes no "
+          "result; a step with more contacts still runs, its buffers growing.")
       .def("contacts", &Contacts,
            "The last step's rigid contacts: points, normals (from B into A), phi (m), impulses "
            "(N s, normal first), mu and the body pair (−1: the world), one row each.")

@@ -266,6 +266,18 @@ def test_one_data_stepped_from_two_threads_at_once_raises():
     assert refused is not None and "another thread" in refused
 
 
+def test_room_reserved_for_contacts_changes_no_result():
+    model = coulomb.load(SCENES / "bin.yaml", duration=0.2)
+    plain, roomy = model.make_data(), model.make_data()
+    roomy.reserve_contacts(5000)
+    coulomb.step(model, plain, n=model.num_steps)
+    coulomb.step(model, roomy, n=model.num_steps)
+    assert len(roomy.contacts()["phi"]) > 0
+    assert plain.state_hash() == roomy.state_hash()
+    with pytest.raises(ValueError, match="must be at least 0"):
+        roomy.reserve_contacts(-1)
+
+
 def test_same_input_gives_the_same_state_as_the_cli_reports():
     model = coulomb.load(SCENES / "stack.yaml", duration=0.05, formulation="cone")
     a, b = model.make_data(), model.make_data()
