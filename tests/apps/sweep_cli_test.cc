@@ -373,8 +373,10 @@ TEST(SweepCli, FailedRunsAreRecordedWithTheirReasonAndTheSweepGoesOn) {
 
 TEST(SweepCli, ARunWhoseStateStopsBeingFiniteIsRecordedAsDiverged) {
   const fs::path dir = FreshDir("diverged");
-  // A run whose state stops being finite: a box thrown at 1e200 m/s leaves a non-finite position
-  // after one step. Its row says so, names the body and the stage, and keeps no NaN as a number.
+  // A run whose state stops being finite: a box thrown at 1e308 m/s (the largest double's
+  // order) leaves a non-finite velocity after one step. Its row says so, names the body and the
+  // stage, and keeps no NaN as a number. (At 1e200 m/s the velocity LCP now stays finite: its
+  // warm basis answers z = 0 with the slip speed, where Lemke's path overflowed.)
   const std::string thrown = WriteFile(dir / "thrown.yaml",
                                        "coulomb_sweep: 1\n"
                                        "scene: " +
@@ -382,7 +384,7 @@ TEST(SweepCli, ARunWhoseStateStopsBeingFiniteIsRecordedAsDiverged) {
                                            "/drop.yaml\n"
                                            "set: {duration: 0.05}\n"
                                            "parameters:\n"
-                                           "  bodies[box].velocity: [[0, 0, 0], [1.0e200, 0, 0]]\n"
+                                           "  bodies[box].velocity: [[0, 0, 0], [1.0e308, 0, 0]]\n"
                                            "metrics: [failed_steps, final_energy]\n");
   const auto r = RunCli("sweep " + thrown + " --quiet --out " + (dir / "thrown").string());
   EXPECT_EQ(r.exit_code, 1) << r.out;

@@ -10,6 +10,7 @@
 #include <numbers>
 #include <string>
 
+#include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
@@ -47,6 +48,8 @@ struct InclineRun {
   double slide = 0;
   double max_penetration = 0;
   bool all_solved = true;
+  int pivot_free_steps = 0;  // steps whose solver reported 0 iterations
+  double worst_pivot_free_residual = 0;
 };
 
 // A 0.2 m cube (1 kg) released at rest on a plane tilted by `slope` about y, for `seconds`.
@@ -68,6 +71,10 @@ InclineRun RunIncline(double mu, double slope, double seconds, double h,
     const sim::StepReport& report = sim::Step(m, data);
     run.all_solved = run.all_solved && report.status == LcpStatus::kSolved;
     run.max_penetration = std::max(run.max_penetration, report.max_penetration);
+    if (report.iterations == 0 && report.num_contacts() > 0) {
+      ++run.pivot_free_steps;
+      run.worst_pivot_free_residual = std::max(run.worst_pivot_free_residual, report.residual);
+    }
   }
   const Eigen::Vector3d downhill =
       R * Eigen::Vector3d(-1, 0, 0);  // x tilted down for +slope about y
@@ -244,6 +251,86 @@ TEST(AccelerationStep, TooLargeForPivotingRunsTheInteriorPointMethodAndSaysSo) {
             std::string::npos)
       << summary.solver_switch;
   EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+}
+
+}  // namespace
+}  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// Lemke's warm basis: on the sliding and the sticking box the contact set persists, so after the
+// first step the basis implied by last step's impulses is re-solved and certified instead of a
+// pivot path; the motion is the same as with Lemke alone, against the analytic slide.
+TEST(VelocityLcp, WarmBasisReplacesLemkesPathOnAPersistentContactSet) {
+  for (const double mu : {0.5, 0.7}) {  // slides (0.5 < tan 30°) and sticks (0.7)
+    FormulationSettings lemke_only;
+    lemke_only.formulation = FindFormulation("velocity-lcp");
+    lemke_only.velocity_lcp.warm_basis = false;
+    FormulationSettings warm = lemke_only;
+    warm.velocity_lcp.warm_basis = true;
+    const double slope = std::numbers::pi / 6;
+    const InclineRun a = RunIncline(mu, slope, 0.5, 1e-3, lemke_only);
+    const InclineRun b = RunIncline(mu, slope, 0.5, 1e-3, warm);
+    EXPECT_TRUE(a.all_solved && b.all_solved) << "mu " << mu;
+    EXPECT_EQ(a.pivot_free_steps, 0) << "mu " << mu;
+    // Every step but the first (no warm start yet) and a few with a new basis.
+    EXPECT_GT(b.pivot_free_steps, 450) << "mu " << mu;
+    // Taken only at Lemke's usual accuracy, a thousandth of its acceptance tolerance.
+    EXPECT_LE(b.worst_pivot_free_residual, 1e-3 * kLcpCertifyTolerance) << "mu " << mu;
+    EXPECT_NEAR(b.slide, a.slide, 1e-9) << "mu " << mu;
+  }
+}
+
+// The basis a contact's impulse implies, on the 4-direction pyramid (D_j at 0, 90, 180, 270°).
+TEST(StewartTrinkleBasis, GuessFollowsEachContactsRegime) {
+  const int d = 4;
+  Eigen::VectorXd mu(4);
+  mu << 0.5, 0.5, 0.5, 0.0;
+  Eigen::VectorXd impulses(12);
+  impulses << 2.0, -1.0, 0.0,  // sliding along −t: on the face, leaning on D_2 only
+      2.0, 0.3, 0.4,           // sticking between D_0 and D_1 (0.5 < μ p_n = 1)
+      0.0, 0.0, 0.0,           // separated
+      2.0, 0.0, 0.0;           // frictionless
+  std::vector<char> guess;
+  Eigen::VectorXd z;
+  GuessStewartTrinkleBasis(impulses, mu, d, guess, z);
+  const auto beta = [&](int c, int j) { return 4 + c * d + j; };
+  const auto lambda = [&](int c) { return 4 + 4 * d + c; };
+  ASSERT_EQ(guess.size(), 4u * (d + 2));
+  EXPECT_EQ(std::vector<char>(guess.begin(), guess.begin() + 4), (std::vector<char>{1, 1, 0, 1}));
+  EXPECT_EQ(guess[beta(0, 2)], 1);
+  EXPECT_EQ(guess[beta(0, 0)] + guess[beta(0, 1)] + guess[beta(0, 3)], 0);
+  EXPECT_EQ(guess[lambda(0)], 1);
+  EXPECT_EQ(guess[beta(1, 0)] + guess[beta(1, 1)], 2);
+  EXPECT_EQ(guess[lambda(1)], 0);
+  for (int c : {2, 3}) {
+    for (int j = 0; j < d; ++j) EXPECT_EQ(guess[beta(c, j)], 0) << c;
+    EXPECT_EQ(guess[lambda(c)], 0) << c;
+  }
+  // z holds the impulses as unknowns: (0.3, 0.4) = 0.3 D_0 + 0.4 D_1.
+  EXPECT_NEAR(z[beta(1, 0)], 0.3, 1e-15);
+  EXPECT_NEAR(z[beta(1, 1)], 0.4, 1e-15);
+  EXPECT_NEAR(z[beta(0, 2)], 1.0, 1e-15);
+  // A wrong-sized warm start guesses nothing.
+  GuessStewartTrinkleBasis(Eigen::VectorXd::Ones(5), mu, d, guess, z);
+  EXPECT_EQ(std::count(guess.begin(), guess.end(), 1), 0);
+}
+
+// A contact without friction impulse gets its slip speed λ = max(0, −min_j D_jᵀ u_T): checked on
+// one contact of W = I whose free velocity slides along +t at 2 m/s, against the LCP certificate.
+TEST(StewartTrinkleBasis, SlipSpeedCompletesAFrictionlessContactsAnswer) {
+  const Eigen::MatrixXd W = Eigen::MatrixXd::Identity(3, 3);
+  Eigen::VectorXd q(3);
+  q << 1.0, 2.0, 0.0;  // separating at 1 m/s, sliding at 2 m/s
+  Eigen::VectorXd mu(1);
+  mu << 0.5;
+  const LcpProblem lcp = MakeStewartTrinkleLcp(W, q, mu, 4);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(lcp.size()), w;
+  EXPECT_FALSE(CertifyLcp(lcp, z).Passes());  // λ = 0: w on D_2 is −2
+  CompleteSlipSpeeds(lcp, 1, 4, z, w);
+  EXPECT_DOUBLE_EQ(z[5], 2.0);
+  EXPECT_TRUE(CertifyLcp(lcp, z).Passes(1e-15));
 }
 
 }  // namespace

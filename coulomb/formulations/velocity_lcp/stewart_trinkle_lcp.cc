@@ -1,5 +1,6 @@
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -77,6 +78,69 @@ void MakeStewartTrinkleLcp(const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
                            const Eigen::VectorXd& mu, int directions, Eigen::MatrixXd& gw,
                            LcpProblem& lcp) {
   Make(W, q, mu, directions, gw, lcp);
+}
+
+void GuessStewartTrinkleBasis(const Eigen::VectorXd& impulses, const Eigen::VectorXd& mu,
+                              int directions, std::vector<char>& guess, Eigen::VectorXd& z) {
+  const int nc = static_cast<int>(mu.size());
+  const int d = directions;
+  const int forces = nc * (1 + d);
+  guess.assign(static_cast<std::size_t>(nc) * static_cast<std::size_t>(d + 2), 0);
+  z.setZero(nc * (d + 2));
+  if (impulses.size() != 3 * nc) return;
+  const double sector = 2.0 * std::numbers::pi / d;
+  // Pressed: p_n above the rounding of the largest normal impulse (a sliding box's fourth corner
+  // carries 1e-51 N s of the last answer's noise, with a tangential impulse of either sign).
+  double largest = 0;
+  for (int c = 0; c < nc; ++c) largest = std::max(largest, impulses[3 * c]);
+  for (int c = 0; c < nc; ++c) {
+    const double p_n = impulses[3 * c];
+    if (!(p_n > 1e-9 * largest)) continue;  // separating (or no warm start): w_n in the basis
+    guess[c] = 1;
+    z[c] = p_n;
+    if (!(mu[c] > 0.0)) continue;  // frictionless: β = 0, and λ free of any row it could meet
+    const double t = impulses[3 * c + 1], o = impulses[3 * c + 2];
+    if (!std::isfinite(t) || !std::isfinite(o)) continue;
+    // t = a D_j0 + b D_j1 on the two directions around the impulse's angle θ:
+    // a = |t| sin(φ1 − θ) / sin s, b = |t| sin(θ − φ0) / sin s.
+    double theta = std::atan2(o, t);
+    if (theta < 0.0) theta += 2.0 * std::numbers::pi;
+    const int j0 = std::min(static_cast<int>(theta / sector), d - 1);
+    const int j1 = (j0 + 1) % d;
+    const double magnitude = std::hypot(t, o);
+    const double a = magnitude * std::sin((j0 + 1) * sector - theta) / std::sin(sector);
+    const double b = magnitude * std::sin(theta - j0 * sector) / std::sin(sector);
+    // Sliding: the impulse on the pyramid's face, Σβ = μ p_n (to the rounding of last step's
+    // answer and its re-expression in new frames).
+    // No friction at all (a cube resting flat): β = 0 with w_β = 0 too, and leaving β out keeps
+    // the basis the size of the pressed contacts, as Lemke's vertex answers have it (two β per
+    // corner made the 10-cube stack's 60-unknown bases singular at every step).
+    if (!(a + b > 1e-9 * mu[c] * p_n)) continue;
+    const bool sliding = a + b >= (1.0 - 1e-6) * mu[c] * p_n;
+    const double lean = 1e-6 * (a + b);
+    guess[nc + c * d + j0] = a > lean ? 1 : 0;
+    guess[nc + c * d + j1] = b > lean ? 1 : 0;
+    guess[forces + c] = sliding ? 1 : 0;
+    z[nc + c * d + j0] = a;
+    z[nc + c * d + j1] = b;
+  }
+}
+
+void CompleteSlipSpeeds(const LcpProblem& lcp, int num_contacts, int directions, Eigen::VectorXd& z,
+                        Eigen::VectorXd& w) {
+  const int nc = num_contacts, d = directions, forces = nc * (1 + d);
+  w.noalias() = lcp.M * z;
+  w += lcp.q;
+  for (int c = 0; c < nc; ++c) {
+    if (z[forces + c] != 0.0) continue;
+    bool pushes = false;
+    for (int j = 0; j < d; ++j) pushes = pushes || z[nc + c * d + j] != 0.0;
+    if (pushes) continue;
+    // w_j = D_jᵀ u_T + λ for every direction j: the smallest λ ≥ 0 that makes them all ≥ 0.
+    double slip = 0;
+    for (int j = 0; j < d; ++j) slip = std::max(slip, -w[nc + c * d + j]);
+    z[forces + c] = slip;
+  }
 }
 
 }  // namespace coulomb

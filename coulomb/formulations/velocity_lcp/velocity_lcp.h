@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "coulomb/complementarity/complementary_basis.h"
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
@@ -43,6 +44,10 @@ struct VelocityLcpParams {
   // Gauss–Seidel. Above this many rows a step runs the block Gauss–Seidel instead and its
   // message says so; raise it (scene key solver.max_pivoting_rows) to insist.
   int max_pivoting_rows = 300;
+  // Lemke only: first re-solve the complementary basis that the warm start's impulses imply
+  // (GuessStewartTrinkleBasis) and take its answer if it passes Lemke's certificate — one small
+  // factorization where a contact set persists, instead of a path of pivots; Lemke otherwise.
+  bool warm_basis = true;
 };
 
 // The LCP solvers the LCP formulations (velocity-lcp, trinkle) take, for messages.
@@ -57,10 +62,12 @@ struct StewartTrinkleWorkspace {
   LcpProblem lcp;
   LcpSolverWorkspace solver;
   LcpResult result;
+  ComplementaryBasisWorkspace warm;  // the warm start's basis, re-solved
+  Eigen::VectorXd warm_z;            // the warm start as LCP unknowns
 };
 
-// `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) is used by the block
-// Gauss–Seidel solver only.
+// `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) starts the block
+// Gauss–Seidel and gives Lemke its warm basis (`warm_basis`).
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,
                                  const VelocityLcpParams& params = {},
                                  const Eigen::VectorXd& warm_start = {});
