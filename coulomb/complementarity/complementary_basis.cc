@@ -1,5 +1,8 @@
 #include "coulomb/complementarity/complementary_basis.h"
 
+#include <algorithm>
+
+#include "coulomb/complementarity/lcp_certificate.h"
 #include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
@@ -20,6 +23,18 @@ void Refine(const Eigen::Map<const Eigen::MatrixXd>& block, ComplementaryBasisWo
 
 }  // namespace
 
+void ReserveComplementaryBasis(int n, ComplementaryBasisWorkspace& ws) {
+  const auto size = static_cast<std::size_t>(n);
+  ws.block.reserve(size * size);
+  ws.alpha.reserve(size);
+  ws.guess.reserve(size);
+  math::ReserveLu(ws.lu, n);
+  math::ReserveMinNorm(ws.min_norm, n);
+  for (Eigen::VectorXd* v : {&ws.rhs, &ws.x, &ws.residual, &ws.correction, &ws.z, &ws.w}) {
+    math::ReserveStorage(*v, n);
+  }
+}
+
 bool SolveComplementaryBasis(const LcpProblem& problem, const std::vector<char>& in_alpha,
                              const Eigen::VectorXd* near, ComplementaryBasisWorkspace& ws) {
   const int n = problem.size();
@@ -32,9 +47,7 @@ bool SolveComplementaryBasis(const LcpProblem& problem, const std::vector<char>&
   const int k = static_cast<int>(ws.alpha.size());
   if (k == 0) return true;
   // Room for the largest basis at once: the guessed bases of one problem differ in size.
-  ws.block.reserve(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  math::ReserveLu(ws.lu, n);
-  math::ReserveMinNorm(ws.min_norm, n);
+  ReserveComplementaryBasis(n, ws);
   ws.block.resize(static_cast<std::size_t>(k) * static_cast<std::size_t>(k));
   Eigen::Map<Eigen::MatrixXd> block(ws.block.data(), k, k);
   for (Eigen::VectorXd* v : {&ws.rhs, &ws.x, &ws.residual, &ws.correction}) {
@@ -77,6 +90,29 @@ const std::vector<char>& GuessBasis(const Eigen::VectorXd& z, const Eigen::Vecto
   ws.guess.resize(static_cast<std::size_t>(z.size()));
   for (Eigen::Index i = 0; i < z.size(); ++i) ws.guess[i] = z[i] > w[i] ? 1 : 0;
   return ws.guess;
+}
+
+bool SolveWarmBasis(const LcpProblem& problem, const std::vector<char>& in_alpha,
+                    const Eigen::VectorXd& near, ComplementaryBasisWorkspace& workspace) {
+  const auto size = std::count(in_alpha.begin(), in_alpha.end(), 1);
+  return SolveComplementaryBasis(problem, in_alpha, size <= kNearestWarmBasisSize ? &near : nullptr,
+                                 workspace);
+}
+
+bool TakeWarmBasisAnswer(const LcpProblem& problem, const Eigen::VectorXd& z, double tolerance,
+                         const char* solver, LcpResult& result) {
+  // Certified before anything is written: a miss leaves `result` to the solver, with no message
+  // formatted for an answer nobody will see.
+  result.certificate = CertifyLcp(problem, z, &result.w);
+  if (!result.certificate.Passes(tolerance)) return false;
+  math::ResizeKeepingStorage(result.z, z.size());
+  result.z = z;
+  result.status = LcpStatus::kSolved;
+  result.solver = solver;
+  result.iterations = 0;
+  result.restarts = 0;
+  result.message = "last step's complementary basis, certified";
+  return true;
 }
 
 }  // namespace coulomb

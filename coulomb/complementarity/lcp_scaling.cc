@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb {
 
 Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M) {
@@ -12,7 +14,8 @@ Eigen::VectorXd ComputeLcpScaling(const Eigen::MatrixXd& M) {
 
 void ComputeLcpScaling(const Eigen::MatrixXd& M, Eigen::VectorXd& d) {
   const Eigen::Index n = M.rows();
-  d.setOnes(n);
+  math::ResizeKeepingStorage(d, n);  // a stepper's LCP changes size with its contacts
+  d.setOnes();
   if (n == 0) return;
   const double max_abs = M.cwiseAbs().maxCoeff();
   if (max_abs == 0) return;
@@ -35,6 +38,8 @@ LcpProblem ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d) {
 }
 
 void ScaleLcp(const LcpProblem& problem, const Eigen::VectorXd& d, LcpProblem& scaled) {
+  math::ResizeKeepingStorage(scaled.M, problem.M.rows(), problem.M.cols());
+  math::ResizeKeepingStorage(scaled.q, problem.q.size());
   scaled.M = d.asDiagonal() * problem.M * d.asDiagonal();
   scaled.q = d.cwiseProduct(problem.q);
 }

@@ -126,7 +126,8 @@ class LemkePath {
 
 void LemkePath::ApplyBinv(const Eigen::Ref<const Eigen::VectorXd>& v, double sign,
                           Eigen::VectorXd& out) const {
-  out.setZero(n_);
+  math::ResizeKeepingStorage(out, n_);
+  out.setZero();
   for (int i = 0; i < n_; ++i) {
     const double c = sign * v[i];
     if (c == 0.0) continue;
@@ -140,6 +141,7 @@ void LemkePath::ApplyBinv(const Eigen::Ref<const Eigen::VectorXd>& v, double sig
 
 void LemkePath::EnteringColumn(int var, Eigen::VectorXd& a) const {
   if (IsW(var)) {
+    math::ResizeKeepingStorage(a, n_);
     a = binv_.col(var);  // w_var is nonbasic, so its column is stored
   } else if (var == Z0()) {
     ApplyBinv(cover_, -1.0, a);
@@ -271,6 +273,7 @@ void LemkePath::Refactorize() {
   for (Eigen::Index j = 0; j < stored; ++j) {
     binv_.col(stored_[static_cast<std::size_t>(j)]) = unit.col(j);
   }
+  math::ResizeKeepingStorage(qbar_, n_);
   qbar_ = q_;
   math::SolveLuInPlace(ws_.lu, qbar_);
 }
@@ -291,7 +294,7 @@ bool LemkePath::CleanRightHandSide() {
 
 PathOutcome LemkePath::Run(int max_pivots) {
   PathOutcome out;
-  binv_.resize(n_, n_);
+  math::ResizeKeepingStorage(binv_, n_, n_);
   unit_row_.resize(n_);
   stored_pos_.assign(n_, -1);
   stored_.clear();
@@ -303,6 +306,7 @@ PathOutcome LemkePath::Run(int max_pivots) {
     basic_[i] = i;
     row_of_[i] = i;
   }
+  math::ResizeKeepingStorage(qbar_, n_);
   qbar_ = q_;
   drift_tolerance_ = 1e-12 * std::max(1.0, q_.lpNorm<Eigen::Infinity>());
 
@@ -380,13 +384,15 @@ const std::vector<char>& LemkePath::ZBasis(std::vector<char>& in_basis) const {
 const Eigen::VectorXd& LemkePath::RefinedSolution(const LcpProblem& original,
                                                   const Eigen::VectorXd& d, int steps) {
   Eigen::VectorXd& x = ws_.x;
+  math::ResizeKeepingStorage(x, n_);
   x = qbar_;
   Eigen::VectorXd& z = ws_.z;
   Eigen::VectorXd& residual = ws_.residual;
   Eigen::VectorXd& delta = ws_.delta;
   Eigen::VectorXd& w = ws_.w;
-  z.resize(n_);
-  residual.resize(n_);
+  math::ResizeKeepingStorage(z, n_);
+  math::ResizeKeepingStorage(residual, n_);
+  math::ResizeKeepingStorage(w, n_);
   const auto read_z = [&] {
     z.setZero();
     for (int j = 0; j < n_; ++j) {
@@ -458,7 +464,37 @@ const Eigen::VectorXd& FinishPath(const LcpProblem& problem, LemkePath& path,
   return z;
 }
 
+// A line per run, each at most a path message long.
+std::size_t FailureRoom(const LemkeParams& params) {
+  return static_cast<std::size_t>(params.max_restarts + 1) * 160;
+}
+
 }  // namespace
+
+void ReserveLemke(int n, LemkeWorkspace& ws) {
+  const auto size = static_cast<std::size_t>(n);
+  for (Eigen::MatrixXd* m : {&ws.scaled.M, &ws.binv, &ws.unit}) {
+    if (math::StorageCapacity(*m) < static_cast<Eigen::Index>(n) * n) {
+      math::ResizeKeepingStorage(*m, n, n);
+    }
+  }
+  for (Eigen::VectorXd* v : {&ws.scaled.q, &ws.d, &ws.ones, &ws.cover, &ws.qbar, &ws.column, &ws.x,
+                             &ws.z, &ws.w, &ws.residual, &ws.delta, &ws.path_z}) {
+    math::ReserveStorage(*v, n);
+  }
+  for (std::vector<int>* v : {&ws.unit_row, &ws.stored, &ws.stored_pos, &ws.basic, &ws.ties}) {
+    v->reserve(size);
+  }
+  ws.row_of.reserve(2 * size + 1);
+  ws.lexico_values.reserve(size);
+  math::ReserveLu(ws.lu, n);
+  ReserveComplementaryBasis(n, ws.rounding);
+  // The stories a path tells (a certificate's miss, a polish's outcome) are formatted into these.
+  for (std::string* text : {&ws.path_message, &ws.note, &ws.polished.message}) {
+    text->reserve(kLcpMessageRoom);
+  }
+  ws.failures.reserve(FailureRoom(LemkeParams{}));
+}
 
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params) {
   LemkeWorkspace workspace;
@@ -481,7 +517,8 @@ void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorks
   result.message.clear();
   const int n = problem.size();
   if (n == 0 || problem.q.minCoeff() >= 0.0) {  // z = 0 solves it (also the n = 0 case)
-    ws.z.setZero(n);
+    math::ResizeKeepingStorage(ws.z, n);
+    ws.z.setZero();
     SetAnswer(problem, ws.z, LcpStatus::kSolved, params.acceptance_tolerance, result);
     result.seconds = clock.Seconds();
     return;
@@ -489,19 +526,22 @@ void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorks
   if (params.scale) {
     ComputeLcpScaling(problem.M, ws.d);
   } else {
-    ws.d.setOnes(n);
+    math::ResizeKeepingStorage(ws.d, n);
+    ws.d.setOnes();
   }
   ScaleLcp(problem, ws.d, ws.scaled);
-  ws.ones.setOnes(n);
+  math::ResizeKeepingStorage(ws.ones, n);
+  ws.ones.setOnes();
   const int max_pivots = params.max_pivots > 0 ? params.max_pivots : std::max(1000, 20 * n);
   SplitMix64 rng(params.seed);
   Eigen::VectorXd& cover = ws.cover;
-  cover.setOnes(n);
+  math::ResizeKeepingStorage(cover, n);
+  cover.setOnes();
   std::string& failures = ws.failures;
   failures.clear();
   // A line per run, each at most a path message long: room for all of them once, not a new
   // block whenever a longer failure story is told.
-  failures.reserve(static_cast<std::size_t>(params.max_restarts + 1) * 160);
+  failures.reserve(FailureRoom(params));
   for (int run = 0; run <= params.max_restarts; ++run) {
     // Each run follows a different complementary path: with scaling enabled, odd runs drop it
     // (a different D changes the path as much as a covering vector does); from the third run

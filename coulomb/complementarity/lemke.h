@@ -79,6 +79,13 @@ struct LemkeWorkspace {
   std::string path_message, note, failures;
 };
 
+// Room kept for one LCP result's message (the longest a solver formats is ~120 characters).
+inline constexpr std::size_t kLcpMessageRoom = 256;
+
+// Room in `workspace` for LCPs of up to n rows: a stepper whose LCP grows with its contacts (a box
+// landing corner by corner) then meets no new size mid-run (sim::ReserveContacts).
+void ReserveLemke(int n, LemkeWorkspace& workspace);
+
 LcpResult SolveLemke(const LcpProblem& problem, const LemkeParams& params = {});
 // The same into `result` (its storage reused), working in `workspace`.
 void SolveLemke(const LcpProblem& problem, const LemkeParams& params, LemkeWorkspace& workspace,

@@ -92,7 +92,7 @@ struct Formulation {
                 ContactSolution& solution) = nullptr;
   // Makes room in the workspace for steps of up to capacity.contacts contacts, so that they
   // allocate nothing (sim::ReserveContacts); null for a formulation that reserves nothing.
-  void (*reserve)(const contact::ContactCapacity& capacity,
+  void (*reserve)(const contact::ContactCapacity& capacity, const FormulationSettings& settings,
                   FormulationWorkspace& workspace) = nullptr;
   // What a checkpoint keeps of the workspace, and how a resumed run takes it back; null for a
   // formulation whose workspace is speed only.

@@ -256,11 +256,13 @@ void AddLcpSettings(TableBuilder& t) {
           [](auto& s) -> auto& { return s.model.settings.velocity_lcp.directions; },
           "velocity-lcp"));
   t.Add("solver.warm_basis", Type::kBoolean, "", 0, 0,
-        "Lemke first re-solves the complementary basis last step's impulses imply, and keeps its "
-        "answer if it certifies at 1e-3 of Lemke's tolerance")
+        "Lemke first re-solves the complementary basis last step's impulses (or forces) imply, "
+        "and keeps its answer if it certifies at 1e-3 of Lemke's tolerance")
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.velocity_lcp.warm_basis; },
-          "velocity-lcp"));
+          "velocity-lcp"))
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.trinkle.warm_basis; }, "trinkle"));
   t.Add("solver.impact_speed", Type::kReal, "m/s", 0, 1e3,
         "a contact approaching faster than this gets an impact LCP first")
       .Reads(FieldTarget(

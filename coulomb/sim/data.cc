@@ -47,7 +47,8 @@ void ReserveContacts(const Model& model, Data& data, int contacts) {
   math::ReserveStorage(report.gaps, n);
   math::ReserveStorage(report.impulses, 3 * n);
   const Formulation& formulation = *model.settings.formulation;
-  if (formulation.reserve != nullptr) formulation.reserve(capacity, data.formulation);
+  if (formulation.reserve != nullptr)
+    formulation.reserve(capacity, model.settings, data.formulation);
 }
 
 std::string FirstNonFinite(const Eigen::Ref<const Eigen::VectorXd>& values, std::string_view name) {

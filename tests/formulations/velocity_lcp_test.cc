@@ -10,6 +10,7 @@
 #include <numbers>
 #include <string>
 
+#include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
@@ -280,6 +281,59 @@ TEST(VelocityLcp, WarmBasisReplacesLemkesPathOnAPersistentContactSet) {
     EXPECT_LE(b.worst_pivot_free_residual, 1e-3 * kLcpCertifyTolerance) << "mu " << mu;
     EXPECT_NEAR(b.slide, a.slide, 1e-9) << "mu " << mu;
   }
+}
+
+// The same for paper 1's stepper: its acceleration LCP re-solved from the basis that last step's
+// forces imply.
+TEST(AccelerationStep, WarmBasisReplacesLemkesPathOnAPersistentContactSet) {
+  for (const double mu : {0.5, 0.7}) {
+    FormulationSettings lemke_only;
+    lemke_only.formulation = FindFormulation("trinkle");
+    lemke_only.trinkle.warm_basis = false;
+    FormulationSettings warm = lemke_only;
+    warm.trinkle.warm_basis = true;
+    const double slope = std::numbers::pi / 6;
+    const InclineRun a = RunIncline(mu, slope, 0.5, 1e-3, lemke_only);
+    const InclineRun b = RunIncline(mu, slope, 0.5, 1e-3, warm);
+    EXPECT_TRUE(a.all_solved && b.all_solved) << "mu " << mu;
+    EXPECT_EQ(a.pivot_free_steps, 0) << "mu " << mu;
+    EXPECT_GT(b.pivot_free_steps, 450) << "mu " << mu;
+    EXPECT_LE(b.worst_pivot_free_residual, 1e-3 * kLcpCertifyTolerance) << "mu " << mu;
+    EXPECT_NEAR(b.slide, a.slide, 1e-9) << "mu " << mu;
+  }
+}
+
+// The acceleration LCP's basis from one rolling contact's force (square pyramid: facets −t, −o,
+// +t, +o; z = (c_n, s_−t, s_−o, λ_+t, λ_+o)).
+TEST(ContactLcpBasis, GuessFollowsWhichFacetsTheForceReaches) {
+  trinkle::ContactLcpLayout layout;
+  layout.num_components = 3;
+  layout.unilateral = {0};
+  trinkle::FrictionGroup group;
+  group.components = {1, 2};
+  group.normal = 0;
+  group.mu = 0.5;
+  group.facets = trinkle::SquareFacets(2);
+  layout.groups = {group};
+  const trinkle::ContactLcp lcp =
+      trinkle::BuildContactLcp(Eigen::Matrix3d::Identity(), Eigen::Vector3d(-1, 0, 0), layout);
+  ASSERT_EQ(lcp.lcp.size(), 5);
+  std::vector<char> guess;
+  Eigen::VectorXd z;
+  // Inside the pyramid: every slack positive, no multiplier.
+  trinkle::GuessContactLcpBasis(lcp, Eigen::Vector3d(10, 1, 0), guess, z);
+  EXPECT_EQ(guess, (std::vector<char>{1, 1, 1, 0, 0}));
+  EXPECT_NEAR(z[1], 6.0, 1e-12);  // s_−t = μ c_n + c_t
+  EXPECT_NEAR(z[2], 5.0, 1e-12);
+  // On the +t facet (c_t = μ c_n): its multiplier joins.
+  trinkle::GuessContactLcpBasis(lcp, Eigen::Vector3d(10, 5, 0), guess, z);
+  EXPECT_EQ(guess, (std::vector<char>{1, 1, 1, 1, 0}));
+  // On the −t facet, a pair facet: its slack leaves.
+  trinkle::GuessContactLcpBasis(lcp, Eigen::Vector3d(10, -5, 0), guess, z);
+  EXPECT_EQ(guess, (std::vector<char>{1, 0, 1, 0, 0}));
+  // Not pressed: nothing.
+  trinkle::GuessContactLcpBasis(lcp, Eigen::Vector3d(0, 0, 0), guess, z);
+  EXPECT_EQ(guess, (std::vector<char>{0, 0, 0, 0, 0}));
 }
 
 // The basis a contact's impulse implies, on the 4-direction pyramid (D_j at 0, 90, 180, 270°).

@@ -37,7 +37,7 @@ const Formulation kConeFormulation = {
                                    workspace.friction, solution, &workspace.newton,
                                    &workspace.sweeps);
         },
-    .reserve = [](const contact::ContactCapacity& capacity,
+    .reserve = [](const contact::ContactCapacity& capacity, const FormulationSettings&,
                   FormulationWorkspace& workspace) { ReserveContacts(capacity, workspace.sweeps); },
 };
 

@@ -33,7 +33,8 @@ const Formulation kSapFormulation = {
                        solution);
         },
     .reserve =
-        [](const contact::ContactCapacity& capacity, FormulationWorkspace& workspace) {
+        [](const contact::ContactCapacity& capacity, const FormulationSettings&,
+           FormulationWorkspace& workspace) {
           ReserveContacts(capacity, workspace.sap, workspace.sap_factorization);
         },
     .save_carry =

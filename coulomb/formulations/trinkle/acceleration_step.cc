@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -108,6 +110,19 @@ bool IsPivoting(LcpSolverKind kind) {
          kind == LcpSolverKind::kPortfolio;
 }
 
+// The answer of the basis that last step's forces (ws.warm_forces) imply, into ws.result, if it
+// certifies at kWarmBasisAccuracy of Lemke's tolerance. Deterministic: the guess depends on the
+// warm start alone, which the state (and so a checkpoint) carries.
+bool SolveFromWarmStart(const AccelerationStepParams& params, AccelerationStepWorkspace& ws) {
+  const LcpProblem& lcp = ws.lcp.lcp;
+  if (ws.warm_forces.size() != ws.lcp.layout.num_components) return false;
+  trinkle::GuessContactLcpBasis(ws.lcp, ws.warm_forces, ws.warm.guess, ws.warm_z);
+  return SolveWarmBasis(lcp, ws.warm.guess, ws.warm_z, ws.warm) &&
+         TakeWarmBasisAnswer(lcp, ws.warm.z,
+                             kWarmBasisAccuracy * params.settings.lemke.acceptance_tolerance,
+                             "lemke", ws.result);
+}
+
 // Solves a = A c + b over the active contacts (ws.A, ws.b, ws.u_active, ws.mu) into ws.result
 // and ws.c. A sliding contact whose slip would reverse within the step is re-classified as
 // rolling and the problem solved again: the explicit step would otherwise chatter around the
@@ -144,7 +159,9 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
           "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: ipm ran instead",
           lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
     }
-    SolveLcp(lcp.lcp, kind, params.settings, ws.solver, ws.result);
+    const bool warm =
+        params.warm_basis && kind == LcpSolverKind::kLemke && SolveFromWarmStart(params, ws);
+    if (!warm) SolveLcp(lcp.lcp, kind, params.settings, ws.solver, ws.result);
     if (!ws.result.solved() && kind != LcpSolverKind::kPortfolio) DecideByEnumeration(params, ws);
     ws.result.iterations += previous_iterations;
     if (!ws.result.solved()) return;
@@ -230,17 +247,31 @@ void ResolveImpulsively(const contact::ContactProblem& problem, const Eigen::Vec
 
 }  // namespace
 
+void ReserveAccelerationStep(int contacts, const AccelerationStepParams& params,
+                             AccelerationStepWorkspace& ws) {
+  const int rows = std::min(5 * contacts, params.max_pivoting_rows);
+  ReserveLemke(rows, ws.solver.lemke);
+  ReserveComplementaryBasis(rows, ws.warm);
+  math::ReserveStorage(ws.warm_z, rows);
+  math::ReserveStorage(ws.warm_forces, 3 * contacts);
+  ws.result.message.reserve(kLcpMessageRoom);
+  // The impact LCP: the velocity LCP's n_c (d + 2) rows with its default d.
+  ReservePivoting(
+      std::min(contacts * (VelocityLcpParams{}.directions + 2), params.max_pivoting_rows),
+      ws.impact_lcp);
+}
+
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
                                       const AccelerationStepParams& params) {
   AccelerationStepWorkspace workspace;
   ContactSolution out;
-  SolveAccelerationStep(problem, params, workspace, out);
+  SolveAccelerationStep(problem, params, {}, workspace, out);
   return out;
 }
 
 void SolveAccelerationStep(const contact::ContactProblem& problem,
-                           const AccelerationStepParams& params, AccelerationStepWorkspace& ws,
-                           ContactSolution& out) {
+                           const AccelerationStepParams& params, const Eigen::VectorXd& warm_start,
+                           AccelerationStepWorkspace& ws, ContactSolution& out) {
   const Stopwatch clock;
   const int nc = problem.num_contacts();
   const double h = problem.time_step;
@@ -289,6 +320,11 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   c_active.setZero(3 * na);
   LocalContactProblem& local = ws.local;
   MakeLocalContactProblem(problem, 0.0, kMaxCorrectionSpeed, local);
+  // Last step's forces on the active contacts: its impulses over h (as the step's are h c).
+  math::ResizeKeepingStorage(ws.warm_forces, warm_start.size() == 3 * nc ? 3 * na : 0);
+  for (int i = 0; i < na && warm_start.size() == 3 * nc; ++i) {
+    ws.warm_forces.segment<3>(3 * i) = warm_start.segment<3>(3 * active[i]) / h;
+  }
   if (na > 0) {
     GatherAccelerationProblem(problem, params, ws);
     SolveAccelerationLcp(h, params, ws);

@@ -37,6 +37,10 @@ struct AccelerationStepParams {
   double slip_speed = 1e-4;         // m/s: sliding (eq. 12) above, rolling (pyramid) below
   double stabilization_steps = 10;  // drift correction time constant τ = this × h
   bool impulsive_fallback = true;
+  // Lemke only: first re-solve the acceleration LCP's complementary basis that last step's contact
+  // forces imply (GuessContactLcpBasis), taken if it certifies at kWarmBasisAccuracy of Lemke's
+  // tolerance: a resting stack keeps its basis, and one factorization replaces ~500 pivots.
+  bool warm_basis = true;
   // Above this many LCP rows the pivoting solvers (lemke, enum, portfolio) give way to the
   // interior point method (ipm), said in the step's solver switch: dense Lemke took 536 ms per
   // step on the 15-box pyramid's ~400-row acceleration LCP, ipm 74 ms, both certified.
@@ -64,13 +68,24 @@ struct AccelerationStepWorkspace {
   LcpResult result;
   Eigen::VectorXd c;  // the answer's forces, 3 per active contact
   std::string solver_switch;
+  // The warm start's forces (3 per active contact, empty without one), its basis re-solved, and
+  // its forces as LCP unknowns.
+  Eigen::VectorXd warm_forces, warm_z;
+  ComplementaryBasisWorkspace warm;
 };
+
+// Room in `workspace` for steps of up to `contacts` contacts: Lemke's path and the warm basis on
+// acceleration LCPs of up to min(5 contacts, max_pivoting_rows) rows (a rolling contact's normal,
+// two pair slacks and two facet multipliers), and the impact LCP's.
+void ReserveAccelerationStep(int contacts, const AccelerationStepParams& params,
+                             AccelerationStepWorkspace& workspace);
 
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
                                       const AccelerationStepParams& params = {});
-// The same into `out` (storage reused), working in `workspace`.
+// The same into `out` (storage reused), working in `workspace`; `warm_start` (3 n_c impulses in
+// (n, t, o), last step's, or empty) gives Lemke its warm basis (`warm_basis`).
 void SolveAccelerationStep(const contact::ContactProblem& problem,
-                           const AccelerationStepParams& params,
+                           const AccelerationStepParams& params, const Eigen::VectorXd& warm_start,
                            AccelerationStepWorkspace& workspace, ContactSolution& out);
 
 }  // namespace coulomb

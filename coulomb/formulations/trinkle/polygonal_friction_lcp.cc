@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/math/dense_resize.h"
+
 namespace coulomb::trinkle {
 
 std::vector<Eigen::Vector2d> SquareFacets(int dimension) {
@@ -160,6 +162,46 @@ Eigen::VectorXd FacetMultipliers(const ContactLcp& lcp, int group, const Eigen::
     lambda[dim + static_cast<Eigen::Index>(o)] = z[lcp.other_index[group][o]];
   }
   return lambda;
+}
+
+void GuessContactLcpBasis(const ContactLcp& lcp, const Eigen::VectorXd& c, std::vector<char>& guess,
+                          Eigen::VectorXd& z) {
+  const int n = lcp.lcp.size();
+  guess.assign(static_cast<std::size_t>(n), 0);
+  math::ResizeKeepingStorage(z, n);
+  z.setZero();
+  const ContactLcpLayout& layout = lcp.layout;
+  if (c.size() != layout.num_components) return;
+  // Pressed: above the rounding of the largest normal force.
+  double largest = 0;
+  for (const int component : layout.unilateral) largest = std::max(largest, c[component]);
+  const double pressed = 1e-9 * largest;
+  for (std::size_t i = 0; i < layout.unilateral.size(); ++i) {
+    const double c_n = c[layout.unilateral[i]];
+    z[static_cast<Eigen::Index>(i)] = std::max(c_n, 0.0);
+    guess[i] = c_n > pressed ? 1 : 0;
+  }
+  for (std::size_t g = 0; g < layout.groups.size(); ++g) {
+    const FrictionGroup& group = layout.groups[g];
+    const double c_n = c[group.normal];
+    if (!(c_n > pressed)) continue;  // unpressed: c_T = 0, every slack 0, λ_P in the basis
+    const int dim = static_cast<int>(group.components.size());
+    Eigen::Vector2d c_T = Eigen::Vector2d::Zero();
+    for (int r = 0; r < dim; ++r) c_T[r] = c[group.components[r]];
+    // s_k = μ c_n − d_kᵀ c_T: a facet is reached when its slack is within rounding of 0.
+    const double reached = 1e-6 * group.mu * c_n;
+    for (std::size_t k = 0; k < group.facets.size(); ++k) {
+      // (1D groups: c_T[1] = 0, whatever the facet's unused second entry.)
+      const double slack = group.mu * c_n - group.facets[k].dot(c_T);
+      if (static_cast<int>(k) < dim) {
+        const int at = lcp.pair_index[g][k];
+        z[at] = std::max(slack, 0.0);
+        guess[at] = slack > reached ? 1 : 0;
+      } else {
+        guess[lcp.other_index[g][k - dim]] = slack <= reached ? 1 : 0;
+      }
+    }
+  }
 }
 
 }  // namespace coulomb::trinkle

@@ -77,4 +77,13 @@ void BuildContactLcp(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
 Eigen::VectorXd FacetMultipliers(const ContactLcp& lcp, int group, const Eigen::VectorXd& z,
                                  const Eigen::VectorXd& w);
 
+// The complementary basis (which z are positive, as SolveComplementaryBasis takes it) that contact
+// forces `c` (every component, e.g. last step's) would have in `lcp`: a
+// pressed normal is in it; a group's pair slacks s_P where their facet is not reached, and its
+// other facets' multipliers λ_O where it is (a sliding or limit-sticking contact). `z` gets `c` as
+// the LCP's unknowns (λ = 0): the point a singular basis is re-solved nearest to. A guess only:
+// the caller certifies what the basis gives.
+void GuessContactLcpBasis(const ContactLcp& lcp, const Eigen::VectorXd& c, std::vector<char>& guess,
+                          Eigen::VectorXd& z);
+
 }  // namespace coulomb::trinkle

@@ -20,8 +20,14 @@ const Formulation kTrinkleFormulation = {
     },
     .solve =
         [](const contact::ContactProblem& problem, const FormulationSettings& settings,
-           const Eigen::VectorXd&, FormulationWorkspace& workspace, ContactSolution& solution) {
-          SolveAccelerationStep(problem, settings.trinkle, workspace.trinkle, solution);
+           const Eigen::VectorXd& warm_start, FormulationWorkspace& workspace,
+           ContactSolution& solution) {
+          SolveAccelerationStep(problem, settings.trinkle, warm_start, workspace.trinkle, solution);
+        },
+    .reserve =
+        [](const contact::ContactCapacity& capacity, const FormulationSettings& settings,
+           FormulationWorkspace& workspace) {
+          ReserveAccelerationStep(capacity.contacts, settings.trinkle, workspace.trinkle);
         },
 };
 

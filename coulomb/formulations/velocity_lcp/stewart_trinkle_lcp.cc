@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "coulomb/base/small_vector.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -86,7 +87,8 @@ void GuessStewartTrinkleBasis(const Eigen::VectorXd& impulses, const Eigen::Vect
   const int d = directions;
   const int forces = nc * (1 + d);
   guess.assign(static_cast<std::size_t>(nc) * static_cast<std::size_t>(d + 2), 0);
-  z.setZero(nc * (d + 2));
+  math::ResizeKeepingStorage(z, nc * (d + 2));
+  z.setZero();
   if (impulses.size() != 3 * nc) return;
   const double sector = 2.0 * std::numbers::pi / d;
   // Pressed: p_n above the rounding of the largest normal impulse (a sliding box's fourth corner

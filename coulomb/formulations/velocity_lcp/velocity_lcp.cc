@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <numbers>
@@ -10,47 +9,27 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/formulations/pyramid_contact.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 
 namespace {
 
-// The largest singular warm basis re-solved nearest the warm start (SolveWarmBasis).
-constexpr int kNearestWarmBasisSize = 24;
-// The warm basis' answer is taken at this fraction of Lemke's acceptance tolerance.
-constexpr double kWarmBasisAccuracy = 1e-3;
-
 // The answer of the basis that `warm_start`'s impulses imply, into ws.result, if it passes
 // Lemke's certificate. A persistent contact set (a box sliding down the incline, a stack at
 // rest) keeps its basis from step to step, and one factorization of it replaces the path's
-// pivots; the answer passes the same certificate as Lemke's (tighter, below). Deterministic: the
-// guess depends on the warm start alone, which the state (and so a checkpoint) carries.
-bool SolveWarmBasis(const Eigen::VectorXd& warm_start, const Eigen::VectorXd& mu,
-                    const VelocityLcpParams& params, StewartTrinkleWorkspace& ws) {
+// pivots; the answer passes the same certificate as Lemke's (tighter: kWarmBasisAccuracy).
+// Deterministic: the guess depends on the warm start alone, which the state (and so a checkpoint)
+// carries.
+bool SolveFromWarmStart(const Eigen::VectorXd& warm_start, const Eigen::VectorXd& mu,
+                        const VelocityLcpParams& params, StewartTrinkleWorkspace& ws) {
   if (warm_start.size() != 3 * mu.size()) return false;
   GuessStewartTrinkleBasis(warm_start, mu, params.directions, ws.warm.guess, ws.warm_z);
-  // A singular basis (a box sticking on four corners: 12 unknowns on 6 DoFs) is re-solved as its
-  // point nearest the warm start, by a complete orthogonal decomposition: 3 µs of 11 on the
-  // sticking box, but on the 10-cube stack's 60-unknown bases it cost more than Lemke's path
-  // and its non-vertex answers sent later paths into 80-pivot restarts (12.8 ms/step against
-  // 0.49): small bases only.
-  const int size = static_cast<int>(std::count(ws.warm.guess.begin(), ws.warm.guess.end(), 1));
-  const Eigen::VectorXd* near = size <= kNearestWarmBasisSize ? &ws.warm_z : nullptr;
-  if (!SolveComplementaryBasis(ws.lcp, ws.warm.guess, near, ws.warm)) return false;
+  if (!SolveWarmBasis(ws.lcp, ws.warm.guess, ws.warm_z, ws.warm)) return false;
   CompleteSlipSpeeds(ws.lcp, static_cast<int>(mu.size()), params.directions, ws.warm.z, ws.warm.w);
-  LcpResult& r = ws.result;
-  // At Lemke's usual accuracy (its answers certify near 1e-13 on the examples), not just at its
-  // acceptance threshold: taking warm answers at 1e-10 let the 10-cube stack creep by its
-  // tangential rounding (the warm basis leaves out β below 1e-9 of μ p_n), after which Lemke's
-  // paths needed their polish, 27 ms a step.
-  SetAnswer(ws.lcp, ws.warm.z, LcpStatus::kSolved,
-            kWarmBasisAccuracy * params.settings.lemke.acceptance_tolerance, r);
-  r.solver = "lemke";
-  r.iterations = 0;
-  r.restarts = 0;
-  if (!r.solved()) return false;
-  r.message = "last step's complementary basis, certified";
-  return true;
+  return TakeWarmBasisAnswer(ws.lcp, ws.warm.z,
+                             kWarmBasisAccuracy * params.settings.lemke.acceptance_tolerance,
+                             "lemke", ws.result);
 }
 
 // The Stewart–Trinkle LCP assembled from W and solved by `solver` (Lemke by default) into `out`.
@@ -64,7 +43,7 @@ void SolveByPivoting(const contact::ContactProblem& problem, const VelocityLcpPa
   MakeStewartTrinkleLcp(ws.W, local.q, problem.mu, params.directions, ws.GW, ws.lcp);
   const LcpResult& r = ws.result;
   const bool warm = params.warm_basis && solver == LcpSolverKind::kLemke &&
-                    SolveWarmBasis(warm_start, problem.mu, params, ws);
+                    SolveFromWarmStart(warm_start, problem.mu, params, ws);
   if (!warm) SolveLcp(ws.lcp, solver, params.settings, ws.solver, ws.result);
   out.status = r.status;
   out.message = r.message;
@@ -163,6 +142,13 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
   SolveByPivoting(problem, params, params.solver, warm_start, local,
                   pivoting != nullptr ? *pivoting : own, out);
   out.seconds = clock.Seconds();
+}
+
+void ReservePivoting(int rows, StewartTrinkleWorkspace& ws) {
+  ReserveLemke(rows, ws.solver.lemke);
+  ReserveComplementaryBasis(rows, ws.warm);
+  math::ReserveStorage(ws.warm_z, rows);
+  ws.result.message.reserve(kLcpMessageRoom);
 }
 
 std::string SelectLcpSolver(std::string_view name, LcpSolverKind& kind) {

@@ -66,6 +66,9 @@ struct StewartTrinkleWorkspace {
   Eigen::VectorXd warm_z;            // the warm start as LCP unknowns
 };
 
+// Room in `workspace` for LCPs of up to `rows` rows (Lemke's path and the warm basis).
+void ReservePivoting(int rows, StewartTrinkleWorkspace& workspace);
+
 // `warm_start` (3 n_c impulses in (n, t, o), e.g. the previous step's) starts the block
 // Gauss–Seidel and gives Lemke its warm basis (`warm_basis`).
 ContactSolution SolveVelocityLcp(const contact::ContactProblem& problem,

@@ -1,5 +1,7 @@
 // The velocity-level pyramid LCP (Stewart–Trinkle / Anitescu–Potra) as a registered formulation.
 
+#include <algorithm>
+
 #include "coulomb/formulations/formulation.h"
 
 namespace coulomb {
@@ -22,6 +24,16 @@ const Formulation kVelocityLcpFormulation = {
            ContactSolution& solution) {
           SolveVelocityLcp(problem, settings.velocity_lcp, warm_start, workspace.local, solution,
                            &workspace.sweeps, &workspace.stewart_trinkle);
+        },
+    .reserve =
+        [](const contact::ContactCapacity& capacity, const FormulationSettings& settings,
+           FormulationWorkspace& workspace) {
+          const VelocityLcpParams& params = settings.velocity_lcp;
+          ReserveContacts(capacity, workspace.sweeps);
+          // n_c (d + 2) rows, as far as the pivoting solvers take them.
+          ReservePivoting(
+              std::min(capacity.contacts * (params.directions + 2), params.max_pivoting_rows),
+              workspace.stewart_trinkle);
         },
 };
 
