@@ -82,9 +82,12 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
           if (Y(d, 3 * i + a) != 0.0) s.MinvJt.add(start + d, 3 * rows[i] + a, Y(d, 3 * i + a));
         }
         // Z has fewer rows than the block when mimic joints reduce it (contact_problem.h): G's
-        // columns are then the block's free coordinates, which is all W = G Gᵀ needs.
+        // columns are then the block's free coordinates, which is all W = G Gᵀ needs. Zeros are
+        // kept: G's pattern is then the contacts' and blocks', not its values' (an entry that
+        // happened to be exactly zero changed it at every other step of the pyramid, and the
+        // Newton solver's system was rebuilt and refactored from scratch for that).
         for (int d = 0; d < static_cast<int>(Z.rows()); ++d) {
-          if (Z(d, 3 * i + a) != 0.0) s.G.add(3 * rows[i] + a, start + d, Z(d, 3 * i + a));
+          s.G.add(3 * rows[i] + a, start + d, Z(d, 3 * i + a));
         }
       }
     }
