@@ -84,7 +84,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "trinkle"}, 0x59d04ad3944eb3c0ULL},
       {{"painleve_rod", "sap"}, 0x9b5d14ca3821c9ccULL},
       {{"pyramid", "velocity-lcp"}, 0x00393df0bd0ef29dULL},
-      {{"pyramid", "cone"}, 0x09f063fdd584a93cULL},
+      {{"pyramid", "cone"}, 0x3bb5c5dc543bc94eULL},
       {{"pyramid", "trinkle"}, 0x6a52f3c92faa33e0ULL},
       {{"pyramid", "sap"}, 0x6f776c5e2d848d84ULL},
       {{"rolling_ball", "velocity-lcp"}, 0x1bc642ef67b5523dULL},
