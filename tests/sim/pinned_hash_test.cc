@@ -72,7 +72,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"mesh_incline", "trinkle"}, 0x0e74fbc2c472c31fULL},
       {{"mesh_incline", "sap"}, 0xffd339d0ca322a42ULL},
       {{"mesh_terrain", "velocity-lcp"}, 0x01e298dd4518f841ULL},
-      {{"mesh_terrain", "cone"}, 0xc425471dfa963beaULL},
+      {{"mesh_terrain", "cone"}, 0xd9013ba64fa2b6b4ULL},
       {{"mesh_terrain", "trinkle"}, 0x45e279b6a03b04e1ULL},
       {{"mesh_terrain", "sap"}, 0x6e07049442282b22ULL},
       {{"newtons_cradle", "velocity-lcp"}, 0x54267cb7391e6c5aULL},

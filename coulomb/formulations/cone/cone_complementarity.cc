@@ -3,8 +3,15 @@
 #include <utility>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/complementarity/contact_block_system.h"
 
 namespace coulomb {
+namespace {
+
+// Plain Newton iterations tried on a small problem the sweeps stalled on, before the portfolio.
+constexpr int kHandOverNewtonIterations = 8;
+
+}  // namespace
 
 ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
                                          const ConeParams& params,
@@ -69,7 +76,24 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   fc.mu = problem.mu;
   FrictionContactResult scratch;
   FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
-  SolveFrictionContact(fc, kind, settings, *from, newton, r);
+  // A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's contraction
+  // is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain semismooth
+  // Newton first, and the portfolio's PPA alternation only if it does not certify. On the mass
+  // ratio: 0.9 Newton iterations a step, 24 µs, against 11 PPA iterations after 8–12 more sweeps,
+  // 114 µs. (The portfolio's own warm probes skip such small problems: PPA is cheap there from a
+  // warm start without a stalled Gauss–Seidel before it.)
+  bool solved = false;
+  if (sweep_count > 0 && kind == ConeSolverKind::kPortfolio &&
+      3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) {
+    NonsmoothNewtonParams plain = settings.newton;
+    plain.tolerance = settings.tolerance;
+    plain.proximal = 0;
+    plain.max_iterations = kHandOverNewtonIterations;
+    SolveNonsmoothNewton(fc, plain, *from, newton, r);
+    solved = r.solved();
+    sweep_count += r.iterations;
+  }
+  if (!solved) SolveFrictionContact(fc, kind, settings, *from, newton, r);
   if (sweeps != nullptr && sweep_count > 0 && !r.solved() && sweeps->result.error < r.error) {
     TakeSweepResult(sweeps->result, out);  // Newton did no better than the sweeps it started from
     out.iterations += r.iterations;
