@@ -61,11 +61,20 @@ void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const 
 void BlockCholesky::InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const {
   const Eigen::MatrixXd& T = reductions_[index];
   if (T.size() == 0 && Minv.rows() == 6) {
-    // A free body: fixed-size solves, no blocking workspace on the heap.
-    Eigen::Matrix<double, 6, 6> X = Eigen::Matrix<double, 6, 6>::Identity();
-    factors_[index].matrixL().solveInPlace(X);
-    factors_[index].matrixU().solveInPlace(X);
-    Minv = X;
+    // A free body: M⁻¹ = L⁻ᵀ L⁻¹ with L⁻¹ by forward substitution in fixed sizes. (Eigen's
+    // triangular solves with a matrix right-hand side take the blocked general path even at 6 × 6:
+    // a third of a small scene's contact assembly.)
+    const Eigen::Matrix<double, 6, 6> L = factors_[index].matrixLLT();  // lower triangle is L
+    Eigen::Matrix<double, 6, 6> L_inverse = Eigen::Matrix<double, 6, 6>::Zero();
+    for (int j = 0; j < 6; ++j) {
+      L_inverse(j, j) = 1.0 / L(j, j);
+      for (int i = j + 1; i < 6; ++i) {
+        double sum = 0;
+        for (int k = j; k < i; ++k) sum += L(i, k) * L_inverse(k, j);
+        L_inverse(i, j) = -sum / L(i, i);
+      }
+    }
+    Minv.noalias() = L_inverse.transpose() * L_inverse;
   } else if (T.size() == 0) {
     Minv.setIdentity();
     factors_[index].solveInPlace(Minv);
@@ -115,6 +124,33 @@ Eigen::MatrixXd ContactProblem::Delassus() const {
 }
 
 namespace {
+
+// Contact k's three Jacobian rows from its (column, rows) pairs, in storage order (row by row,
+// columns increasing), so that J's assembly copies them straight in instead of sorting every
+// entry. A column both sides reach (one tree touching itself) is summed A first, then B, the
+// order the entries were produced in.
+void AddContactRows(int k, std::vector<std::pair<int, Eigen::Vector3d>>& columns,
+                    math::TripletBuffer& entries) {
+  // Insertion sort, stable: a path to the root is short and comes out nearly ordered.
+  for (std::size_t i = 1; i < columns.size(); ++i) {
+    for (std::size_t j = i; j > 0 && columns[j - 1].first > columns[j].first; --j) {
+      std::swap(columns[j - 1], columns[j]);
+    }
+  }
+  std::size_t merged = 0;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (merged > 0 && columns[merged - 1].first == columns[i].first) {
+      columns[merged - 1].second += columns[i].second;
+    } else {
+      columns[merged++] = columns[i];
+    }
+  }
+  for (int r = 0; r < 3; ++r) {
+    for (std::size_t i = 0; i < merged; ++i) {
+      entries.add(3 * k + r, columns[i].first, columns[i].second[r]);
+    }
+  }
+}
 
 void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q,
                          ContactProblem& p) {
@@ -377,18 +413,20 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
     p.frames[k] = frame;
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
+    auto& columns = p.contact_columns;
+    columns.clear();
     const auto add = [&](int body, double sign) {
       if (body < 0) return;
       const Eigen::Vector3d p_B = data.X_world[body].Inverse().Apply(c.point);
       multibody::ForEachFrameJacobianColumn(
           model, data, body, p_B,
           [&](int column, const Eigen::Vector3d& linear, const Eigen::Vector3d&) {
-            const Eigen::Vector3d row = frame.transpose() * linear;
-            for (int r = 0; r < 3; ++r) entries.add(3 * k + r, column, sign * row[r]);
+            columns.emplace_back(column, sign * (frame.transpose() * linear));
           });
     };
     add(c.body_a, 1.0);
     add(c.body_b, -1.0);
+    AddContactRows(k, columns, entries);
     p.contact_blocks[k] = {c.body_a < 0 ? -1 : data.block_of_body[c.body_a],
                            c.body_b < 0 ? -1 : data.block_of_body[c.body_b]};
     p.phi[k] = c.phi;
@@ -427,6 +465,7 @@ void ReserveContacts(const ContactCapacity& capacity, ContactProblem& p) {
   }
   p.frames.reserve(static_cast<std::size_t>(n));
   p.contact_blocks.reserve(static_cast<std::size_t>(n));
+  p.contact_columns.reserve(2 * static_cast<std::size_t>(capacity.columns));
   const Eigen::Index entries = 3 * n * capacity.columns;
   p.jacobian_entries.Reserve(static_cast<std::size_t>(entries),
                              static_cast<std::size_t>(std::max<Eigen::Index>(3 * n, capacity.nv)));

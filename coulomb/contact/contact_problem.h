@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coulomb/geometry/contact_set.h"
@@ -143,6 +144,8 @@ struct ContactProblem {
   // Assembly scratch, kept so a problem rebuilt in place (BuildContactProblem's second form)
   // reuses its capacity.
   math::TripletBuffer jacobian_entries;
+  // One contact's Jacobian columns (column, its three rows) before they go in row order.
+  std::vector<std::pair<int, Eigen::Vector3d>> contact_columns;
   Eigen::VectorXd force;
   int num_contacts() const { return static_cast<int>(phi.size()); }
   // The contacts that come from geometry, 0 … n_g − 1; the limit contacts follow them.

@@ -201,8 +201,10 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
                                  kMaxPyramidDirections);
     return;
   }
-  Sweeper s{rows,     params,   MakePyramidDirections(params.directions),
-            result.r, result.v, result.pyramid};
+  // (The pyramid's directions cost a few sines and cosines: not for the cone.)
+  Sweeper s{
+      rows,     params,   pyramid ? MakePyramidDirections(params.directions) : PyramidDirections{},
+      result.r, result.v, result.pyramid};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
   math::ResizeKeepingStorage(r, 3 * nc);
