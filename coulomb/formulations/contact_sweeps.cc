@@ -164,7 +164,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
     last2 = error2;
     if (error2 <= target2) return IslandEnd::kSolved;
     if (!std::isfinite(error2)) return IslandEnd::kStalled;
-    if (sweep - then_sweep < 4 && then_sweep > 0) continue;
+    if (sweep - then_sweep < params.stall_interval && then_sweep > 0) continue;
     if (then_sweep > 0) {
       // Linear convergence at the rate of the last interval would need this many more sweeps.
       const double rate = std::log(error2 / then2) / (sweep - then_sweep);  // per sweep, < 0
