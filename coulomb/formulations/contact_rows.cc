@@ -183,8 +183,8 @@ Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::
   return u;
 }
 
-void MakeContactRows(const contact::ContactProblem& problem, double position_correction,
-                     double max_correction_speed, ContactRows& rows) {
+void MakeContactRows(const contact::ContactProblem& problem, const PositionCorrection& correction,
+                     ContactRows& rows) {
   const int nc = problem.num_contacts();
   FillJacobianRows(problem, rows);
   InvertTouchedBlocks(problem, rows);
@@ -214,8 +214,7 @@ void MakeContactRows(const contact::ContactProblem& problem, double position_cor
     W(0, 0) += row.compliance;
     row.W = MakeLocalDelassus(W);
     const double vn = ContactRowVelocity(rows, k, problem.v)[0];
-    row.bias = {-RequiredNormalVelocity(problem, k, vn, position_correction, max_correction_speed),
-                0, 0};
+    row.bias = {-RequiredNormalVelocity(problem, k, vn, correction), 0, 0};
     rows.q.segment<3>(3 * k) = ContactRowVelocity(rows, k, problem.v_star) + row.bias;
   }
   OrderByIslandAndDepth(problem, rows);

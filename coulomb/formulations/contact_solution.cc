@@ -7,15 +7,14 @@
 namespace coulomb {
 
 LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& problem,
-                                            double position_correction,
-                                            double max_correction_speed) {
+                                            const PositionCorrection& correction) {
   LocalContactProblem local;
-  MakeLocalContactProblem(problem, position_correction, max_correction_speed, local);
+  MakeLocalContactProblem(problem, correction, local);
   return local;
 }
 
-void MakeLocalContactProblem(const contact::ContactProblem& problem, double position_correction,
-                             double max_correction_speed, LocalContactProblem& local) {
+void MakeLocalContactProblem(const contact::ContactProblem& problem,
+                             const PositionCorrection& correction, LocalContactProblem& local) {
   const int nc = problem.num_contacts();
   const Eigen::Index nv = problem.J.cols();
   const auto& blocks = problem.mass.blocks();
@@ -107,18 +106,19 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem, double posi
   local.q.noalias() = problem.J * problem.v_star;
   s.v_before.noalias() = problem.J * problem.v;
   for (int k = 0; k < nc; ++k) {
-    local.q[3 * k] -= RequiredNormalVelocity(problem, k, s.v_before[3 * k], position_correction,
-                                             max_correction_speed);
+    local.q[3 * k] -= RequiredNormalVelocity(problem, k, s.v_before[3 * k], correction);
   }
 }
 
 double RequiredNormalVelocity(const contact::ContactProblem& problem, int k, double normal_velocity,
-                              double position_correction, double max_correction_speed) {
+                              const PositionCorrection& correction) {
   const int nc = problem.num_contacts();
   const double h = problem.time_step;
-  double required = -position_correction * problem.phi[k] / h;  // n·v⁺ ≥ required
+  const double phi = problem.phi[k], slop = correction.slop;
+  const double outside = phi > slop ? phi - slop : (phi < -slop ? phi + slop : 0.0);
+  double required = -correction.fraction * outside / h;  // n·v⁺ ≥ required
   const bool rigid = problem.compliance.size() != nc || problem.compliance[k] == 0;
-  if (rigid) required = std::min(required, max_correction_speed);
+  if (rigid) required = std::min(required, correction.max_speed);
   const double vn = normal_velocity,
                e = problem.restitution.size() > k ? problem.restitution[k] : 0.0;
   if (e > 0 && vn < 0 && problem.phi[k] + h * vn <= 0) required = std::max(required, -e * vn);

@@ -56,10 +56,10 @@ struct ContactRows {
   int num_islands() const { return static_cast<int>(island_start.size()) - 1; }
 };
 
-// Builds the rows of `problem` into `rows`, reusing its storage. `position_correction` and
-// `max_correction_speed` as in MakeLocalContactProblem (the same bias b).
-void MakeContactRows(const contact::ContactProblem& problem, double position_correction,
-                     double max_correction_speed, ContactRows& rows);
+// Builds the rows of `problem` into `rows`, reusing its storage. `correction` as in
+// MakeLocalContactProblem (the same bias b).
+void MakeContactRows(const contact::ContactProblem& problem, const PositionCorrection& correction,
+                     ContactRows& rows);
 
 // J_i v for contact k (3: normal, two tangents), m/s.
 Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);

@@ -205,6 +205,14 @@ void AddSharedSolverSettings(TableBuilder& t) {
           "velocity-lcp"))
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.position_correction; }, "cone"));
+  t.Add("solver.penetration_slop", Type::kReal, "m", 0, 1,
+        "a rigid contact closer than this (either side of touching) counts as touching: "
+        "its overlap is not pushed out, its gap not closed")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.penetration_slop; },
+          "velocity-lcp"))
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.cone.penetration_slop; }, "cone"));
   t.Add("solver.max_correction_speed", Type::kReal, "m/s", 0, 1e6,
         "the fastest a rigid overlap is pushed out; bounds the energy it adds to ½ m v²")
       .Reads(FieldTarget(

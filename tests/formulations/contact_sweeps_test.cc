@@ -85,7 +85,7 @@ contact::ContactProblem Build(const Scene& s) {
 struct Rows {
   contact::ContactProblem problem = Build(MakeScene());
   ContactRows rows;
-  Rows() { MakeContactRows(problem, 1.0, kMaxCorrectionSpeed, rows); }
+  Rows() { MakeContactRows(problem, PositionCorrection{}, rows); }
 };
 
 // The sweeps to `tolerance` (cone unless said), with a cap no test here reaches.
@@ -106,7 +106,7 @@ TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
   const Rows setup;
   const contact::ContactProblem& problem = setup.problem;
   const ContactRows& rows = setup.rows;
-  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
   const Eigen::MatrixXd W(local.W);
   const Eigen::MatrixXd MinvJt(local.MinvJt);
   ASSERT_EQ(rows.num_contacts(), 5);
@@ -146,7 +146,7 @@ TEST(ContactSweeps, AnswerPassesTheCertificateOfTheAssembledProblem) {
   ASSERT_TRUE(result.solved()) << result.message;
   EXPECT_EQ(result.islands, 2);
   // The independent check: ABH's error from the assembled W and q, and v⁺ from M⁻¹ Jᵀ.
-  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
   FrictionContactProblem fc;
   fc.W = local.W;
   fc.q = local.q;
@@ -201,7 +201,7 @@ TEST(ContactSweeps, PyramidAnswerSolvesTheAssembledStewartTrinkleLcp) {
   const contact::ContactProblem& problem = setup.problem;
   const ContactSweepResult result = Sweep(setup.rows, 1e-10, ContactLaw::kPyramid);
   ASSERT_TRUE(result.solved()) << result.message;
-  const LocalContactProblem local = MakeLocalContactProblem(problem, 1.0);
+  const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
   const LcpProblem lcp = MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, 4);
   const int nc = problem.num_contacts(), d = 4;
   Eigen::VectorXd z(lcp.size());

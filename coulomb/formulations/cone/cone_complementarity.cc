@@ -46,7 +46,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     // asked, or above the portfolio's Newton size) sweeps to its cap.
     const bool newton_after = kind == ConeSolverKind::kPortfolio &&
                               3 * problem.num_contacts() <= settings.portfolio_max_newton_rows;
-    MakeContactRows(problem, params.position_correction, params.max_correction_speed, sweeps->rows);
+    MakeContactRows(problem, params.correction(), sweeps->rows);
     ContactSweepParams p;
     p.tolerance = settings.tolerance;
     p.relaxation = settings.nsgs.relaxation;
@@ -71,7 +71,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     sweep_count = result.sweeps;
     settings.portfolio_warm_sweeps = 0;
   }
-  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
+  MakeLocalContactProblem(problem, params.correction(), local);
   // Swapped, not copied: both keep their storage for the next step. (The member swaps: std::swap
   // of two sparse matrices copies them, six allocations a step.)
   fc.W.swap(local.W);

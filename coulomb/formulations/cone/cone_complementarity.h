@@ -17,6 +17,10 @@ namespace coulomb {
 struct ConeParams {
   double position_correction = 1.0;                   // κ in [0, 1], as in VelocityLcpParams
   double max_correction_speed = kMaxCorrectionSpeed;  // m/s, see contact_solution.h
+  double penetration_slop = kPenetrationSlop;         // m, see contact_solution.h
+  PositionCorrection correction() const {
+    return {position_correction, max_correction_speed, penetration_slop};
+  }
   ConeSolverKind solver = ConeSolverKind::kPortfolio;
   ConeSolverSettings settings = [] {
     ConeSolverSettings s;

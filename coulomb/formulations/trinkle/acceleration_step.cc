@@ -319,7 +319,7 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   Eigen::VectorXd& c_active = ws.c_active;
   c_active.setZero(3 * na);
   LocalContactProblem& local = ws.local;
-  MakeLocalContactProblem(problem, 0.0, kMaxCorrectionSpeed, local);
+  MakeLocalContactProblem(problem, PositionCorrection{.fraction = 0}, local);
   // Last step's forces on the active contacts: its impulses over h (as the step's are h c).
   math::ResizeKeepingStorage(ws.warm_forces, warm_start.size() == 3 * nc ? 3 * na : 0);
   for (int i = 0; i < na && warm_start.size() == 3 * nc; ++i) {

@@ -38,7 +38,7 @@ void SolveByPivoting(const contact::ContactProblem& problem, const VelocityLcpPa
                      LocalContactProblem& local, StewartTrinkleWorkspace& ws,
                      ContactSolution& out) {
   const int nc = problem.num_contacts();
-  MakeLocalContactProblem(problem, params.position_correction, params.max_correction_speed, local);
+  MakeLocalContactProblem(problem, params.correction(), local);
   ws.W = local.W;
   MakeStewartTrinkleLcp(ws.W, local.q, problem.mu, params.directions, ws.GW, ws.lcp);
   const LcpResult& r = ws.result;
@@ -103,7 +103,7 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     // (contact_sweeps.h): no W, no LCP matrix.
     ContactSweepWorkspace own;
     ContactSweepWorkspace& ws = sweeps != nullptr ? *sweeps : own;
-    MakeContactRows(problem, params.position_correction, params.max_correction_speed, ws.rows);
+    MakeContactRows(problem, params.correction(), ws.rows);
     ContactSweepParams p;
     p.law = ContactLaw::kPyramid;
     p.directions = params.directions;

@@ -36,6 +36,10 @@ struct VelocityLcpParams {
   int directions = 4;                                 // friction directions per contact, ≥ 3
   double position_correction = 1.0;                   // κ in [0, 1]
   double max_correction_speed = kMaxCorrectionSpeed;  // m/s, see contact_solution.h
+  double penetration_slop = kPenetrationSlop;         // m, see contact_solution.h
+  PositionCorrection correction() const {
+    return {position_correction, max_correction_speed, penetration_slop};
+  }
   LcpSolverKind solver = LcpSolverKind::kLemke;
   LcpSolverSettings settings = DefaultVelocityLcpSettings();
   // The dense LCP solvers (Lemke, interior points, Newton, enumeration) factor an n × n matrix,
