@@ -102,8 +102,7 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
 double CertifyFromImpulses(Sweeper& s, FrictionContactCertificate& certificate) {
   const ContactRows& rows = s.rows;
   const int nc = rows.num_contacts();
-  s.v = rows.v_star;
-  for (int k = 0; k < nc; ++k) ApplyImpulse(rows, k, s.r.segment<3>(3 * k), s.v);
+  VelocityAfterImpulses(rows, s.r, s.v);
   if (s.pyramid()) {
     double worst2 = 0;
     for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
@@ -250,6 +249,46 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
                    stalled ? "Gauss-Seidel stalled" : "sweep limit reached", result.sweeps,
                    result.unsolved_islands, result.islands, result.error, params.tolerance);
   }
+}
+
+void VelocityAfterImpulses(const ContactRows& rows, const Eigen::VectorXd& r, Eigen::VectorXd& v) {
+  math::ResizeKeepingStorage(v, rows.v_star.size());
+  v = rows.v_star;
+  for (int k = 0; k < rows.num_contacts(); ++k) ApplyImpulse(rows, k, r.segment<3>(3 * k), v);
+}
+
+void AssembleDelassusFromRows(const ContactRows& rows, math::TripletBuffer& entries,
+                              Eigen::SparseMatrix<double>& W) {
+  const int nc = rows.num_contacts();
+  entries.clear();
+  // Column by column, rows increasing: the order AssignFromTriplets copies straight in.
+  for (int j = 0; j < nc; ++j) {
+    const ContactRows::Row& cj = rows.contacts[j];
+    for (int c = 0; c < 3; ++c) {
+      for (int i = 0; i < nc; ++i) {
+        Eigen::Vector3d column = Eigen::Vector3d::Zero();
+        bool shared = i == j;
+        if (i == j) {
+          column = cj.W.W.col(c);
+        } else {
+          for (const Side& a : rows.contacts[i].sides) {
+            for (const Side& b : cj.sides) {
+              if (a.size == 0 || a.block != b.block) continue;
+              shared = true;
+              // J_i,b (3 × n) times column c of M⁻¹ J_jᵀ (n × 3, column-major).
+              column.noalias() +=
+                  Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + a.offset, 3, a.size) *
+                  Eigen::Map<const Eigen::VectorXd>(rows.MinvJt.data() + b.offset + b.size * c,
+                                                    b.size);
+            }
+          }
+        }
+        if (!shared) continue;
+        for (int r = 0; r < 3; ++r) entries.add(3 * i + r, 3 * j + c, column[r]);
+      }
+    }
+  }
+  math::AssignFromTriplets(entries, 3 * nc, 3 * nc, W);
 }
 
 void TakeSweepResult(const ContactSweepResult& sweeps, ContactSolution& out) {

@@ -12,15 +12,18 @@
 // cone solver reports. Pyramid: the largest natural residual, a maximum over islands.
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "coulomb/complementarity/friction_cone.h"
+#include "coulomb/complementarity/friction_contact_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
 
@@ -63,6 +66,16 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
 
 // J_i v for contact k (3: normal, two tangents), m/s.
 Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);
+
+// v = v* + Σ_k M⁻¹ J_kᵀ r_k, contact by contact in order, into v's storage.
+void VelocityAfterImpulses(const ContactRows& rows, const Eigen::VectorXd& r, Eigen::VectorXd& v);
+
+// W = J M⁻¹ Jᵀ (+ the compliance on the normal diagonal) from the rows alone: block W_ij =
+// Σ over the mass blocks contacts i and j share of J_i,b (M⁻¹ J_jᵀ)_b, the diagonal blocks the
+// rows' own. For problems small enough for a dense factorization, where assembling it through
+// G = J L⁻ᵀ and sparse products costs more than the Newton step that needs it.
+void AssembleDelassusFromRows(const ContactRows& rows, math::TripletBuffer& entries,
+                              Eigen::SparseMatrix<double>& W);
 
 // The law each contact obeys: the exact Coulomb cone (De Saxcé) or the Stewart–Trinkle pyramid
 // with `directions` edges (pyramid_contact.h), the velocity LCP's.
@@ -112,6 +125,9 @@ struct ContactSweepResult {
 struct ContactSweepWorkspace {
   ContactRows rows;
   ContactSweepResult result;
+  // A small stalled problem's FC(W, q, μ) built from the rows for Newton, and W's entries.
+  FrictionContactProblem small;
+  math::TripletBuffer small_entries;
 };
 
 // Room for `capacity` in the rows and the sweeps' iterates: sweeps over up to that many contacts

@@ -126,6 +126,29 @@ TEST(ContactRows, DiagonalBlocksAndColumnsMatchTheAssembledProblem) {
   EXPECT_LT((rows.q - local.q).norm(), 1e-12 * local.q.norm());
 }
 
+// W from the rows' blocks alone (the small-problem Newton path) against the assembly through
+// G = J L⁻ᵀ: the same matrix, including the zero blocks of contacts that share no body.
+TEST(ContactRows, DelassusFromRowsMatchesTheAssembledOne) {
+  const Rows setup;
+  const Eigen::MatrixXd expected(MakeLocalContactProblem(setup.problem, PositionCorrection{}).W);
+  math::TripletBuffer entries;
+  Eigen::SparseMatrix<double> W;
+  AssembleDelassusFromRows(setup.rows, entries, W);
+  ASSERT_EQ(W.rows(), expected.rows());
+  ASSERT_EQ(W.cols(), expected.cols());
+  EXPECT_LT((Eigen::MatrixXd(W) - expected).norm(), 1e-12 * expected.norm());
+  // Blocks of contacts on different bodies are not stored at all.
+  int stored_blocks = 0, nonzero_blocks = 0;
+  for (int i = 0; i < setup.rows.num_contacts(); ++i) {
+    for (int j = 0; j < setup.rows.num_contacts(); ++j) {
+      nonzero_blocks += expected.block<3, 3>(3 * i, 3 * j).norm() > 0 ? 1 : 0;
+      stored_blocks += Eigen::MatrixXd(W).block<3, 3>(3 * i, 3 * j).norm() > 0 ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(stored_blocks, nonzero_blocks);
+  EXPECT_EQ(W.nonZeros(), 9 * nonzero_blocks);
+}
+
 TEST(ContactRows, IslandsFollowTheContactGraphAndStartFromTheGround) {
   const ContactRows& rows = Rows().rows;
   ASSERT_EQ(rows.num_islands(), 2);

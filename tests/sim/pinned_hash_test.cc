@@ -72,7 +72,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"mesh_incline", "trinkle"}, 0x0e74fbc2c472c31fULL},
       {{"mesh_incline", "sap"}, 0xffd339d0ca322a42ULL},
       {{"mesh_terrain", "velocity-lcp"}, 0x4b92758d462c2bc2ULL},
-      {{"mesh_terrain", "cone"}, 0xe2a8a4862201c221ULL},
+      {{"mesh_terrain", "cone"}, 0x603280493bf9e2fbULL},
       {{"mesh_terrain", "trinkle"}, 0x763348787e873329ULL},
       {{"mesh_terrain", "sap"}, 0x6e07049442282b22ULL},
       {{"newtons_cradle", "velocity-lcp"}, 0x54267cb7391e6c5aULL},

@@ -4,6 +4,7 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/contact_block_system.h"
+#include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
 namespace {
@@ -70,6 +71,39 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     if (result.error < result.warm_error) from = &result.r;
     sweep_count = result.sweeps;
     settings.portfolio_warm_sweeps = 0;
+    // A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's
+    // contraction is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain
+    // semismooth Newton on W built from the rows first (dense, no G = J L⁻ᵀ and sparse products:
+    // on the mass ratio that assembly cost more than the Newton step), the portfolio's PPA
+    // alternation on the full assembly only if it does not certify. (The portfolio's own warm
+    // probes skip such small problems: PPA is cheap there from a warm start without a stalled
+    // Gauss–Seidel before it.)
+    if (kind == ConeSolverKind::kPortfolio &&
+        3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) {
+      FrictionContactProblem& small = sweeps->small;
+      AssembleDelassusFromRows(sweeps->rows, sweeps->small_entries, small.W);
+      small.q = sweeps->rows.q;
+      small.mu = sweeps->rows.mu;
+      NonsmoothNewtonParams plain = settings.newton;
+      plain.tolerance = settings.tolerance;
+      plain.proximal = 0;
+      plain.max_iterations = kHandOverNewtonIterations;
+      FrictionContactResult scratch;
+      FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
+      SolveNonsmoothNewton(small, plain, *from, newton, r);
+      sweep_count += r.iterations;
+      if (r.solved()) {
+        out.status = r.status;
+        out.message = r.message;
+        out.iterations = sweep_count;
+        out.residual = r.error;
+        math::ResizeKeepingStorage(out.impulses, r.r.size());
+        out.impulses = r.r;
+        VelocityAfterImpulses(sweeps->rows, out.impulses, out.v_next);
+        out.seconds = clock.Seconds();
+        return;
+      }
+    }
   }
   MakeLocalContactProblem(problem, params.correction(), local);
   // Swapped, not copied: both keep their storage for the next step. (The member swaps: std::swap
@@ -81,24 +115,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   fc.mu = problem.mu;
   FrictionContactResult scratch;
   FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
-  // A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's contraction
-  // is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain semismooth
-  // Newton first, and the portfolio's PPA alternation only if it does not certify. On the mass
-  // ratio: 0.9 Newton iterations a step, 24 µs, against 11 PPA iterations after 8–12 more sweeps,
-  // 114 µs. (The portfolio's own warm probes skip such small problems: PPA is cheap there from a
-  // warm start without a stalled Gauss–Seidel before it.)
-  bool solved = false;
-  if (sweep_count > 0 && kind == ConeSolverKind::kPortfolio &&
-      3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) {
-    NonsmoothNewtonParams plain = settings.newton;
-    plain.tolerance = settings.tolerance;
-    plain.proximal = 0;
-    plain.max_iterations = kHandOverNewtonIterations;
-    SolveNonsmoothNewton(fc, plain, *from, newton, r);
-    solved = r.solved();
-    sweep_count += r.iterations;
-  }
-  if (!solved) SolveFrictionContact(fc, kind, settings, *from, newton, r);
+  SolveFrictionContact(fc, kind, settings, *from, newton, r);
   if (sweeps != nullptr && sweep_count > 0 && !r.solved() && sweeps->result.error < r.error) {
     TakeSweepResult(sweeps->result, out);  // Newton did no better than the sweeps it started from
     out.iterations += r.iterations;

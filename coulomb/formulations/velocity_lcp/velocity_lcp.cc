@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iterator>
 #include <numbers>
+#include <optional>
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/formulations/pyramid_contact.h"
@@ -101,8 +102,9 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
   if (params.solver == LcpSolverKind::kProjectedGaussSeidel || too_large) {
     // Gauss–Seidel over contacts on body velocities, each contact's pyramid LCP solved exactly
     // (contact_sweeps.h): no W, no LCP matrix.
-    ContactSweepWorkspace own;
-    ContactSweepWorkspace& ws = sweeps != nullptr ? *sweeps : own;
+    // Only made without the caller's: a workspace's sparse matrices allocate when constructed.
+    std::optional<ContactSweepWorkspace> own;
+    ContactSweepWorkspace& ws = sweeps != nullptr ? *sweeps : own.emplace();
     MakeContactRows(problem, params.correction(), ws.rows);
     ContactSweepParams p;
     p.law = ContactLaw::kPyramid;
