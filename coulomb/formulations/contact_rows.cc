@@ -45,18 +45,40 @@ void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows)
   math::ReserveGrowing(rows.J, static_cast<std::size_t>(pool));
   rows.J.assign(pool, 0.0);
   rows.MinvJt.resize(pool);
+  // Where column `col` of contact k's rows goes in the pool (−1: on neither side, which a
+  // Jacobian built from the contact's two bodies never has).
+  const auto slot = [&rows](int k, int col) {
+    for (const Side& side : rows.contacts[k].sides) {
+      if (side.size > 0 && col >= side.start && col < side.start + side.size) {
+        return side.offset + 3 * (col - side.start);
+      }
+    }
+    return -1;
+  };
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& J = problem.J;
   for (int k = 0; k < nc; ++k) {
-    const ContactRows::Row& row = rows.contacts[k];
-    for (int a = 0; a < 3; ++a) {
-      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(problem.J, 3 * k + a); it;
-           ++it) {
-        const int col = static_cast<int>(it.col());
-        for (const Side& side : row.sides) {
-          if (side.size > 0 && col >= side.start && col < side.start + side.size) {
-            rows.J[side.offset + a + 3 * (col - side.start)] = it.value();
-            break;
-          }
+    // A geometric contact's three rows share one column pattern (contact_problem.cc emits them
+    // so): one pass writes each column's three entries side by side.
+    if (J.isCompressed()) {
+      const int* outer = J.outerIndexPtr() + 3 * k;
+      const int* inner = J.innerIndexPtr();
+      const int n = outer[1] - outer[0];
+      if (outer[2] - outer[1] == n && outer[3] - outer[2] == n &&
+          std::equal(inner + outer[0], inner + outer[1], inner + outer[1]) &&
+          std::equal(inner + outer[0], inner + outer[1], inner + outer[2])) {
+        const double* values = J.valuePtr();
+        for (int e = 0; e < n; ++e) {
+          const int at = slot(k, inner[outer[0] + e]);
+          if (at < 0) continue;
+          for (int a = 0; a < 3; ++a) rows.J[at + a] = values[outer[a] + e];
         }
+        continue;
+      }
+    }
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(J, 3 * k + a); it; ++it) {
+        const int at = slot(k, static_cast<int>(it.col()));
+        if (at >= 0) rows.J[at + a] = it.value();
       }
     }
   }

@@ -98,11 +98,12 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
 }
 
 // The step's measure from r alone: v⁺ afresh (not the sweeps' running sum), then u and the
-// cone's ABH certificate (into `certificate`) or the pyramid's largest natural residual.
-double CertifyFromImpulses(Sweeper& s, FrictionContactCertificate& certificate) {
+// cone's ABH certificate (into `certificate`) or the pyramid's largest natural residual. Without
+// a sweep, v is already v⁺ afresh: the warm start was applied contact by contact in this order.
+double CertifyFromImpulses(Sweeper& s, bool swept, FrictionContactCertificate& certificate) {
   const ContactRows& rows = s.rows;
   const int nc = rows.num_contacts();
-  VelocityAfterImpulses(rows, s.r, s.v);
+  if (swept) VelocityAfterImpulses(rows, s.r, s.v);
   if (s.pyramid()) {
     double worst2 = 0;
     for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
@@ -235,7 +236,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
-  result.error = CertifyFromImpulses(s, result.certificate);
+  result.error = CertifyFromImpulses(s, result.sweeps > 0, result.certificate);
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
