@@ -5,25 +5,6 @@
 
 namespace coulomb {
 
-Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& r, double mu) {
-  const double rn = r[0];
-  const double rt = r.tail<2>().norm();
-  if (rn >= 0 && rt <= mu * rn) return r;              // inside K_μ
-  if (mu * rt <= -rn) return Eigen::Vector3d::Zero();  // inside the polar cone
-  // Onto the boundary ray: minimize ‖(a, μ a ŝ) − r‖ over a ≥ 0.
-  const double a = (rn + mu * rt) / (1.0 + mu * mu);
-  Eigen::Vector3d p;
-  p[0] = a;
-  p.tail<2>() = (rt > 0 ? mu * a / rt : 0.0) * r.tail<2>();
-  return p;
-}
-
-Eigen::Vector3d DeSaxceVelocity(const Eigen::Vector3d& u, double mu) {
-  Eigen::Vector3d hat = u;
-  hat[0] += mu * u.tail<2>().norm();
-  return hat;
-}
-
 FrictionContactCertificate CertifyFrictionContact(const FrictionContactProblem& problem,
                                                   const Eigen::VectorXd& r) {
   FrictionContactCertificate c;
@@ -36,10 +17,6 @@ void CertifyFrictionContact(const FrictionContactProblem& problem, const Eigen::
   c.u.noalias() = problem.W * r;
   c.u += problem.q;
   CertifyContactVelocities(r, problem.mu, problem.q.norm(), c);
-}
-
-double AbhResidualSquared(const Eigen::Vector3d& r, const Eigen::Vector3d& u, double mu) {
-  return (r - ProjectOntoFrictionCone(r - DeSaxceVelocity(u, mu), mu)).squaredNorm();
 }
 
 void CertifyContactVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, double q_norm,
@@ -61,6 +38,15 @@ void CertifyContactVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& m
     c.complementarity = std::max(c.complementarity, std::abs(ri.dot(hat)));
   }
   c.error = std::sqrt(residual2) / (q_norm > 1e-300 ? q_norm : 1.0);
+}
+
+double AbhErrorOfVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                            const Eigen::VectorXd& mu, double q_norm) {
+  double residual2 = 0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    residual2 += AbhResidualSquared(r.segment<3>(3 * i), u.segment<3>(3 * i), mu[i]);
+  }
+  return std::sqrt(residual2) / (q_norm > 1e-300 ? q_norm : 1.0);
 }
 
 }  // namespace coulomb

@@ -9,12 +9,31 @@
 
 namespace coulomb {
 
+// (The three per-contact formulas below are defined here so that the contact sweeps, which call
+// them several times per contact and step, inline them: as calls they were a fifth of a small
+// scene's step.)
+
 // Euclidean projection onto K_μ (μ ≥ 0; μ = 0 is the normal half-line).
-Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& r, double mu);
+inline Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& r, double mu) {
+  const double rn = r[0];
+  const double rt = r.tail<2>().norm();
+  if (rn >= 0 && rt <= mu * rn) return r;              // inside K_μ
+  if (mu * rt <= -rn) return Eigen::Vector3d::Zero();  // inside the polar cone
+  // Onto the boundary ray: minimize ‖(a, μ a ŝ) − r‖ over a ≥ 0.
+  const double a = (rn + mu * rt) / (1.0 + mu * mu);
+  Eigen::Vector3d p;
+  p[0] = a;
+  p.tail<2>() = (rt > 0 ? mu * a / rt : 0.0) * r.tail<2>();
+  return p;
+}
 
 // De Saxcé's modified velocity û = u + (μ ‖u_T‖, 0, 0): K*_μ ∋ û ⊥ r ∈ K_μ is Coulomb's law
 // with maximum dissipation (eq. 29–34 of paper 1 at the velocity level).
-Eigen::Vector3d DeSaxceVelocity(const Eigen::Vector3d& u, double mu);
+inline Eigen::Vector3d DeSaxceVelocity(const Eigen::Vector3d& u, double mu) {
+  Eigen::Vector3d hat = u;
+  hat[0] += mu * u.tail<2>().norm();
+  return hat;
+}
 
 // How well r solves FC(W, q, μ), computed from the data alone (never from a solver's state).
 struct FrictionContactCertificate {
@@ -35,10 +54,16 @@ void CertifyFrictionContact(const FrictionContactProblem& problem, const Eigen::
 
 // Contact i's share of the ABH error's numerator, ‖r − P_K(r − û)‖² with û De Saxcé's velocity
 // of u: the one formula every certificate sums.
-double AbhResidualSquared(const Eigen::Vector3d& r, const Eigen::Vector3d& u, double mu);
+inline double AbhResidualSquared(const Eigen::Vector3d& r, const Eigen::Vector3d& u, double mu) {
+  return (r - ProjectOntoFrictionCone(r - DeSaxceVelocity(u, mu), mu)).squaredNorm();
+}
 // The certificate of r whose contact velocities u = W r + q are already in `certificate.u`
 // (computed from body velocities by the solvers that never form W); q_norm = ‖q‖.
 void CertifyContactVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, double q_norm,
                               FrictionContactCertificate& certificate);
+// Its error alone, ‖F‖ / ‖q‖ (the other measures cost three more projections per contact, which
+// a time step that only needs the verdict does not pay).
+double AbhErrorOfVelocities(const Eigen::VectorXd& r, const Eigen::VectorXd& u,
+                            const Eigen::VectorXd& mu, double q_norm);
 
 }  // namespace coulomb

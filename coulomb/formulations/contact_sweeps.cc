@@ -97,10 +97,10 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
   return total;
 }
 
-// The step's measure from r alone: v⁺ afresh (not the sweeps' running sum), then u and the
-// cone's ABH certificate (into `certificate`) or the pyramid's largest natural residual. Without
-// a sweep, v is already v⁺ afresh: the warm start was applied contact by contact in this order.
-double CertifyFromImpulses(Sweeper& s, bool swept, FrictionContactCertificate& certificate) {
+// The step's measure from r alone: v⁺ afresh (not the sweeps' running sum), then u (into `u`)
+// and the cone's ABH error (friction_cone.h) or the pyramid's largest natural residual. Without a
+// sweep, v is already v⁺ afresh: the warm start was applied contact by contact in this order.
+double CertifyFromImpulses(Sweeper& s, bool swept, Eigen::VectorXd& u) {
   const ContactRows& rows = s.rows;
   const int nc = rows.num_contacts();
   if (swept) VelocityAfterImpulses(rows, s.r, s.v);
@@ -109,12 +109,10 @@ double CertifyFromImpulses(Sweeper& s, bool swept, FrictionContactCertificate& c
     for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
     return std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
   }
-  math::ResizeKeepingStorage(certificate.u, 3 * nc);
-  for (int k = 0; k < nc; ++k) {
-    certificate.u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
-  }
-  CertifyContactVelocities(s.r, rows.mu, rows.q.norm(), certificate);
-  return certificate.error;
+  math::ResizeKeepingStorage(u, 3 * nc);
+  for (int k = 0; k < nc; ++k)
+    u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
+  return AbhErrorOfVelocities(s.r, u, rows.mu, rows.q.norm());
 }
 
 enum class IslandEnd { kSolved, kStalled, kSweepCap };
@@ -236,7 +234,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
-  result.error = CertifyFromImpulses(s, result.sweeps > 0, result.certificate);
+  result.error = CertifyFromImpulses(s, result.sweeps > 0, result.u);
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
@@ -324,7 +322,7 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   s.keys.reserve(n);
   ContactSweepResult& result = workspace.result;
   math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
-  math::ReserveStorage(result.certificate.u, 3 * static_cast<Eigen::Index>(n));
+  math::ReserveStorage(result.u, 3 * static_cast<Eigen::Index>(n));
 }
 
 }  // namespace coulomb

@@ -117,7 +117,7 @@ struct ContactSweepResult {
   Eigen::VectorXd pyramid;  // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
   double error = 0;         // the whole step's measure of r (the tolerance's)
   double warm_error = 0;    // that of the projected warm start (∞ without one)
-  FrictionContactCertificate certificate;  // cone: u = J v⁺ + b + D r and ABH's measures
+  Eigen::VectorXd u;  // cone: u = J v⁺ + b + D r, the contact velocities `error` is measured on
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 
