@@ -110,8 +110,9 @@ double CertifyFromImpulses(Sweeper& s, bool swept, Eigen::VectorXd& u) {
     return std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
   }
   math::ResizeKeepingStorage(u, 3 * nc);
-  for (int k = 0; k < nc; ++k)
+  for (int k = 0; k < nc; ++k) {
     u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
+  }
   return AbhErrorOfVelocities(s.r, u, rows.mu, rows.q.norm());
 }
 

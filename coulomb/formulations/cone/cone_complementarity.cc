@@ -12,6 +12,39 @@ namespace {
 // Plain Newton iterations tried on a small problem the sweeps stalled on, before the portfolio.
 constexpr int kHandOverNewtonIterations = 8;
 
+// A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's contraction
+// is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain semismooth Newton
+// on W built from the rows (dense, no G = J L⁻ᵀ and sparse products: on the mass ratio that
+// assembly cost more than the Newton step), from `from`. True, with `out` filled but for its
+// time, when it certifies; the caller then goes on to the portfolio's PPA alternation on the
+// full assembly. `iterations` gains Newton's. (The portfolio's own warm probes skip such small
+// problems: PPA is cheap there from a warm start without a stalled Gauss–Seidel before it.)
+bool FinishByPlainNewton(const ConeSolverSettings& settings, const Eigen::VectorXd& from,
+                         NonsmoothNewtonWorkspace* newton, ContactSweepWorkspace& sweeps,
+                         int& iterations, ContactSolution& out) {
+  FrictionContactProblem& small = sweeps.small;
+  AssembleDelassusFromRows(sweeps.rows, sweeps.small_entries, small.W);
+  small.q = sweeps.rows.q;
+  small.mu = sweeps.rows.mu;
+  NonsmoothNewtonParams plain = settings.newton;
+  plain.tolerance = settings.tolerance;
+  plain.proximal = 0;
+  plain.max_iterations = kHandOverNewtonIterations;
+  FrictionContactResult scratch;
+  FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
+  SolveNonsmoothNewton(small, plain, from, newton, r);
+  iterations += r.iterations;
+  if (!r.solved()) return false;
+  out.status = r.status;
+  out.message = r.message;
+  out.iterations = iterations;
+  out.residual = r.error;
+  math::ResizeKeepingStorage(out.impulses, r.r.size());
+  out.impulses = r.r;
+  VelocityAfterImpulses(sweeps.rows, out.impulses, out.v_next);
+  return true;
+}
+
 }  // namespace
 
 ContactSolution SolveConeComplementarity(const contact::ContactProblem& problem,
@@ -47,6 +80,8 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     // asked, or above the portfolio's Newton size) sweeps to its cap.
     const bool newton_after = kind == ConeSolverKind::kPortfolio &&
                               3 * problem.num_contacts() <= settings.portfolio_max_newton_rows;
+    const bool dense_newton =
+        newton_after && 3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows;
     MakeContactRows(problem, params.correction(), sweeps->rows);
     ContactSweepParams p;
     p.tolerance = settings.tolerance;
@@ -55,9 +90,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     p.stop_on_stall = newton_after;
     // Where Newton is dense and cheap, the sweeps hand over as soon as they stop gaining: the
     // mass ratio's stalled steps took 12 sweeps before, 3 now (docs/ARCHITECTURE.md).
-    if (newton_after && 3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) {
-      p.stall_interval = 1;
-    }
+    if (dense_newton) p.stall_interval = 1;
     ContactSweepResult& result = sweeps->result;
     SolveContactSweeps(sweeps->rows, p, warm_start, result);
     if (result.solved() || !newton_after || result.status == LcpStatus::kBadInput) {
@@ -71,38 +104,9 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     if (result.error < result.warm_error) from = &result.r;
     sweep_count = result.sweeps;
     settings.portfolio_warm_sweeps = 0;
-    // A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's
-    // contraction is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain
-    // semismooth Newton on W built from the rows first (dense, no G = J L⁻ᵀ and sparse products:
-    // on the mass ratio that assembly cost more than the Newton step), the portfolio's PPA
-    // alternation on the full assembly only if it does not certify. (The portfolio's own warm
-    // probes skip such small problems: PPA is cheap there from a warm start without a stalled
-    // Gauss–Seidel before it.)
-    if (kind == ConeSolverKind::kPortfolio &&
-        3 * problem.num_contacts() <= ContactBlockSystem::kDenseRows) {
-      FrictionContactProblem& small = sweeps->small;
-      AssembleDelassusFromRows(sweeps->rows, sweeps->small_entries, small.W);
-      small.q = sweeps->rows.q;
-      small.mu = sweeps->rows.mu;
-      NonsmoothNewtonParams plain = settings.newton;
-      plain.tolerance = settings.tolerance;
-      plain.proximal = 0;
-      plain.max_iterations = kHandOverNewtonIterations;
-      FrictionContactResult scratch;
-      FrictionContactResult& r = newton != nullptr ? newton->result : scratch;
-      SolveNonsmoothNewton(small, plain, *from, newton, r);
-      sweep_count += r.iterations;
-      if (r.solved()) {
-        out.status = r.status;
-        out.message = r.message;
-        out.iterations = sweep_count;
-        out.residual = r.error;
-        math::ResizeKeepingStorage(out.impulses, r.r.size());
-        out.impulses = r.r;
-        VelocityAfterImpulses(sweeps->rows, out.impulses, out.v_next);
-        out.seconds = clock.Seconds();
-        return;
-      }
+    if (dense_newton && FinishByPlainNewton(settings, *from, newton, *sweeps, sweep_count, out)) {
+      out.seconds = clock.Seconds();
+      return;
     }
   }
   MakeLocalContactProblem(problem, params.correction(), local);
