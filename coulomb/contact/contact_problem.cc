@@ -2,12 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/math/dense_resize.h"
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::contact {
+namespace {
+
+// Equal sizes and bits (not ==: −0.0 and 0.0 factor to different bits).
+bool SameBits(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+}  // namespace
 
 BlockCholesky::BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks,
                              const std::vector<DofBlock>& blocks) {
@@ -18,17 +28,34 @@ void BlockCholesky::Factor(const std::vector<Eigen::MatrixXd>& M_blocks,
                            const std::vector<DofBlock>& blocks,
                            const std::vector<Eigen::MatrixXd>* reductions) {
   blocks_ = blocks;
-  factors_.resize(M_blocks.size());
-  reductions_.resize(M_blocks.size());
+  const std::size_t n = M_blocks.size();
+  factors_.resize(n);
+  reductions_.resize(n);
+  factored_.resize(n);
+  inverses_.resize(n);
+  inverse_valid_.resize(n, 0);
   ok_ = true;
-  for (std::size_t k = 0; k < M_blocks.size(); ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     Eigen::MatrixXd& T = reductions_[k];
+    const Eigen::MatrixXd& M = M_blocks[k];
+    const bool reduced = reductions != nullptr && k < reductions->size() && (*reductions)[k].size();
+    // Room for the block's inverse now, with the factors: a body's first contact (a sphere
+    // landing in a bin) then allocates nothing.
+    if (inverses_[k].rows() != M.rows()) inverses_[k].resize(M.rows(), M.cols());
+    if (!reduced && T.size() == 0 && factored_[k].size() > 0 && SameBits(M, factored_[k])) {
+      ok_ = ok_ && factors_[k].info() == Eigen::Success;
+      continue;
+    }
+    inverse_valid_[k] = 0;
     T.resize(0, 0);
-    if (reductions != nullptr && k < reductions->size()) T = (*reductions)[k];
-    if (T.size() == 0) {
-      factors_[k].compute(M_blocks[k]);
+    if (reduced) {
+      T = (*reductions)[k];
+      factors_[k].compute(T.transpose() * M * T);
+      factored_[k].resize(0, 0);
     } else {
-      factors_[k].compute(T.transpose() * M_blocks[k] * T);
+      factors_[k].compute(M);
+      math::ResizeKeepingStorage(factored_[k], M.rows(), M.cols());
+      factored_[k] = M;
     }
     ok_ = ok_ && factors_[k].info() == Eigen::Success;
   }
@@ -59,6 +86,18 @@ void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const 
 }
 
 void BlockCholesky::InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const {
+  Eigen::MatrixXd& cached = inverses_[index];
+  if (inverse_valid_[index] != 0 && cached.rows() == Minv.rows()) {
+    Minv = cached;
+    return;
+  }
+  CalcInverse(index, Minv);
+  math::ResizeKeepingStorage(cached, Minv.rows(), Minv.cols());
+  cached = Minv;
+  inverse_valid_[index] = 1;
+}
+
+void BlockCholesky::CalcInverse(int index, Eigen::Map<Eigen::MatrixXd> Minv) const {
   const Eigen::MatrixXd& T = reductions_[index];
   if (T.size() == 0 && Minv.rows() == 6) {
     // A free body: M⁻¹ = L⁻ᵀ L⁻¹ with L⁻¹ by forward substitution in fixed sizes. (Eigen's

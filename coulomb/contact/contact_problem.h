@@ -34,9 +34,11 @@ class BlockCholesky {
  public:
   BlockCholesky() = default;
   BlockCholesky(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks);
-  // Factors M_blocks again, reusing the factors' storage (no allocation for the same sizes).
-  // `reductions` (per block, size × r, or empty) restrict a block's velocities to v_b = T z:
-  // "M⁻¹" is then T (Tᵀ M T)⁻¹ Tᵀ, the inverse mass of the constrained block (mimic joints).
+  // Factors M_blocks again, reusing the factors' storage (no allocation for the same sizes). A
+  // block equal, bit for bit, to the one last factored keeps its factors and its inverse (a free
+  // body's constant mass, multibody/dynamics.cc). `reductions` (per block, size × r, or empty)
+  // restrict a block's velocities to v_b = T z: "M⁻¹" is then T (Tᵀ M T)⁻¹ Tᵀ, the inverse mass of
+  // the constrained block (mimic joints).
   void Factor(const std::vector<Eigen::MatrixXd>& M_blocks, const std::vector<DofBlock>& blocks,
               const std::vector<Eigen::MatrixXd>* reductions = nullptr);
   bool ok() const { return ok_; }
@@ -53,9 +55,15 @@ class BlockCholesky {
   void InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const;
 
  private:
+  void CalcInverse(int index, Eigen::Map<Eigen::MatrixXd> Minv) const;
   std::vector<DofBlock> blocks_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factors_;
   std::vector<Eigen::MatrixXd> reductions_;
+  std::vector<Eigen::MatrixXd> factored_;  // per block, what factors_ factored (no reduction)
+  // InvertBlock's answers, valid until the block is factored again: a cache behind a const
+  // query, written only for the block asked for.
+  mutable std::vector<Eigen::MatrixXd> inverses_;
+  mutable std::vector<char> inverse_valid_;
   bool ok_ = true;
 };
 

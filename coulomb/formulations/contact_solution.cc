@@ -110,6 +110,16 @@ void MakeLocalContactProblem(const contact::ContactProblem& problem,
   }
 }
 
+void ReserveContacts(const contact::ContactCapacity& capacity, LocalContactProblem& local) {
+  const auto n = static_cast<std::size_t>(capacity.contacts);
+  const auto rows = 3 * n, nv = static_cast<std::size_t>(capacity.nv);
+  const auto per_row = static_cast<std::size_t>(capacity.columns);
+  LocalContactProblem::Scratch& s = local.scratch;
+  s.W.Reserve(9 * n * kCoupledContacts, rows);
+  s.MinvJt.Reserve(rows * per_row, std::max(rows, nv));
+  s.G.Reserve(rows * per_row, std::max(rows, nv));
+}
+
 double RequiredNormalVelocity(const contact::ContactProblem& problem, int k, double normal_velocity,
                               const PositionCorrection& correction) {
   const int nc = problem.num_contacts();

@@ -98,6 +98,12 @@ LocalContactProblem MakeLocalContactProblem(const contact::ContactProblem& probl
 void MakeLocalContactProblem(const contact::ContactProblem& problem,
                              const PositionCorrection& correction, LocalContactProblem& local);
 
+// Room in `local` for `capacity` (contact_problem.h), with up to kCoupledContacts contacts sharing
+// a body with any one of them (a box's four corners below and four above): W, M⁻¹Jᵀ and G of a
+// problem that size assemble without allocating.
+inline constexpr int kCoupledContacts = 8;
+void ReserveContacts(const contact::ContactCapacity& capacity, LocalContactProblem& local);
+
 // The normal velocity contact k must reach by the end of the step (n·v⁺ ≥ this, the r above),
 // given its normal velocity n·v at the start of the step.
 double RequiredNormalVelocity(const contact::ContactProblem& problem, int k, double normal_velocity,

@@ -133,6 +133,18 @@ void Crba(const Model& model, Data& data, Store&& store) {
     // S for a body above one (a free body, alone in its tree, needs neither).
     const bool below = b.parent >= 0, above = data.has_children[i] != 0;
     JointBlock diagonal(nv, nv);
+    if (b.joint == JointType::kFloating && !below && !above && b.inertia.com.isZero(0)) {
+      // A lone free body with its centre of mass at its origin: M = diag(m I, I_c) at every pose
+      // (S's linear block R_jᵀ is orthogonal), written exactly rather than as m R_jᵀᵀ R_jᵀ with
+      // its rounding, so that the mass block's factors carry over from step to step
+      // (BlockCholesky::Factor keeps the factors of a block that did not change).
+      diagonal.setZero();
+      diagonal.topLeftCorner<3, 3>().diagonal().setConstant(b.inertia.mass);
+      diagonal.bottomRightCorner<3, 3>() = b.inertia.rotational;
+      diagonal.diagonal().array() += b.armature;
+      store(b.v_index, b.v_index, diagonal);
+      continue;
+    }
     for (int c = 0; c < nv; ++c) {
       const Vector6d F = data.composite[i].Apply(S.col(c));
       diagonal.col(c).noalias() = S.transpose() * F;  // in the body frame, as before

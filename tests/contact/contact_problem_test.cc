@@ -80,6 +80,36 @@ TEST(ContactProblem, JacobianGivesRelativePointVelocity) {
   EXPECT_NEAR(p.frames[0].col(0).cross(p.frames[0].col(1)).dot(p.frames[0].col(2)), 1.0, 1e-12);
 }
 
+// A block factored again with the same bits keeps its factors and inverse; one that changed is
+// factored afresh: M_bb⁻¹ checked against M_bb itself after each.
+TEST(BlockCholesky, KeepsTheFactorsOfAnUnchangedBlockOnlyWhileItIsUnchanged) {
+  const std::vector<DofBlock> blocks = {{0, 3}, {3, 2}};
+  Eigen::MatrixXd A(3, 3), B(2, 2);
+  A << 4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2;
+  B << 2, 0.3, 0.3, 1;
+  std::vector<Eigen::MatrixXd> M = {A, B};
+  BlockCholesky mass;
+  const auto inverse_error = [&](int k) {
+    Eigen::MatrixXd inverse(M[k].rows(), M[k].cols());
+    mass.InvertBlock(k,
+                     Eigen::Map<Eigen::MatrixXd>(inverse.data(), inverse.rows(), inverse.cols()));
+    return (M[k] * inverse - Eigen::MatrixXd::Identity(M[k].rows(), M[k].cols())).norm();
+  };
+  for (int round = 0; round < 3; ++round) {
+    if (round == 2) M[1] << 5, -1, -1, 3;  // the second block changes, the first does not
+    mass.Factor(M, blocks);
+    ASSERT_TRUE(mass.ok());
+    for (int k = 0; k < 2; ++k) EXPECT_LT(inverse_error(k), 1e-14) << "round " << round;
+    Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(5, 1, 2);
+    const Eigen::VectorXd b = x;
+    mass.SolveInPlace(x);
+    EXPECT_LT((M[0] * x.head(3) - b.head(3)).norm() + (M[1] * x.tail(2) - b.tail(2)).norm(), 1e-14);
+  }
+  M[1](0, 0) = -5;  // not positive definite: reported, not kept from the last round
+  mass.Factor(M, blocks);
+  EXPECT_FALSE(mass.ok());
+}
+
 TEST(ContactProblem, CombineFrictionIsTheHarmonicMean) {
   EXPECT_DOUBLE_EQ(CombineFriction(0.5, 0.5), 0.5);
   EXPECT_DOUBLE_EQ(CombineFriction(1.0, 0.0), 0.0);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "coulomb/base/random.h"
 
@@ -112,6 +113,41 @@ TEST(Dynamics, MassMatrixBlocksAreTheTreesDiagonalBlocks) {
   const FrameJacobianColumns sparse =
       CalcFrameJacobianColumns(m, d, offset + 3, Eigen::Vector3d(0.1, -0.2, 0.3));
   for (const int column : sparse.columns) EXPECT_GE(column, blocks[1].start);
+}
+
+// A free body with its centre of mass at its origin has the same mass block at every pose,
+// diag(m I, I_c), which the step's factorization cache relies on (bit for bit); RNEA's columns
+// are the independent check of its value.
+TEST(Dynamics, LoneFreeBodyMassBlockIsTheSameAtEveryPose) {
+  SplitMix64 rng(21);
+  Model m;
+  m.gravity.setZero();
+  Body b;
+  b.name = "brick";
+  b.joint = JointType::kFloating;
+  b.inertia = RandomInertia(rng);
+  b.inertia.com.setZero();
+  m.AddBody(b);
+  ASSERT_EQ(m.Validate(), "");
+  Data d = MakeData(m);
+  const std::vector<DofBlock> blocks = FindDofBlocks(m);
+  ASSERT_EQ(blocks.size(), 1u);
+  Eigen::MatrixXd first;
+  for (int trial = 0; trial < 4; ++trial) {
+    const Eigen::VectorXd q = RandomConfiguration(m, rng);
+    const Eigen::MatrixXd M = CalcMassMatrixBlocks(m, d, q, blocks)[0];
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
+    for (int j = 0; j < 6; ++j) {
+      const Eigen::VectorXd column =
+          CalcInverseDynamics(m, d, q, zero, Eigen::VectorXd::Unit(6, j));
+      EXPECT_LT((column - M.col(j)).norm(), 1e-12) << "trial " << trial << " column " << j;
+    }
+    if (trial == 0) {
+      first = M;
+    } else {
+      EXPECT_EQ(std::memcmp(first.data(), M.data(), sizeof(double) * 36), 0) << "trial " << trial;
+    }
+  }
 }
 
 TEST(Dynamics, InverseDynamicsIsAffineInAcceleration) {

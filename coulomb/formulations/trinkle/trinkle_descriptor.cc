@@ -28,6 +28,8 @@ const Formulation kTrinkleFormulation = {
         [](const contact::ContactCapacity& capacity, const FormulationSettings& settings,
            FormulationWorkspace& workspace) {
           ReserveAccelerationStep(capacity.contacts, settings.trinkle, workspace.trinkle);
+          ReserveContacts(capacity, workspace.trinkle.local);
+          ReserveContacts(capacity, workspace.trinkle.impact_local);
         },
 };
 
