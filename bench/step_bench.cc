@@ -31,8 +31,9 @@ void StepScene(benchmark::State& bench, const std::string& file, const std::stri
   sim::Scene& scene = loaded.value();
   // Another formulation than the scene's runs with its own default settings, as --formulation.
   scene.model.settings.formulation = FindFormulation(formulation);
-  scene.model.settings.measure_accuracy =
-      false;  // as in `coulomb bench peers`; said in the counters
+  // As in `coulomb bench peers`; said in the counters.
+  scene.model.settings.measure_accuracy = false;
+  scene.model.settings.measure_stage_times = false;
   sim::Data data = sim::MakeData(scene.model, scene.initial);
   const auto step = [&]() -> const sim::StepReport& { return sim::Step(scene.model, data); };
   for (int i = 0; i < kWarmUpSteps; ++i) step();
@@ -44,6 +45,7 @@ void StepScene(benchmark::State& bench, const std::string& file, const std::stri
   }
   bench.counters["failed"] = static_cast<double>(failed);
   bench.counters["accuracy_measures"] = 0;  // off: StepReport::metrics is not computed
+  bench.counters["stage_times"] = 0;        // off: StepReport::profile is not measured
 }
 
 void RegisterAll() {

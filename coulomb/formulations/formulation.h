@@ -35,6 +35,9 @@ struct FormulationSettings {
   // The per-step accuracy measures of StepReport::metrics (sim/contact_metrics.h): on in runs,
   // off in benchmarks' timing loops, which leave them to the figures they compute from poses.
   bool measure_accuracy = true;
+  // StepReport::profile, the wall time of each stage of the step: five clock reads a step, a
+  // tenth of a one-contact step's time (~20 ns each), so off in benchmarks' timing loops too.
+  bool measure_stage_times = true;
   VelocityLcpParams velocity_lcp;
   ConeParams cone;
   AccelerationStepParams trinkle;

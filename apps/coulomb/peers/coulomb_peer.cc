@@ -132,8 +132,10 @@ PeerRun RunCoulomb(const PeerScene& scene, const CoulombSetup& setup) {
     if (g.body < 0 && !scene.bodies_collide) g.group = 1, g.mask = 2;
   }
   // The bench judges every engine by the same measures, computed from the poses afterwards; the
-  // per-step accuracy measures only Coulomb has stay out of the timing (stated in the settings).
+  // per-step accuracy measures and stage timings only Coulomb has stay out of the timing (stated
+  // in the settings).
   model.settings.measure_accuracy = false;
+  model.settings.measure_stage_times = false;
   sim::Data data = sim::MakeData(model, s.initial);
   const auto read_frame = [&](double time) {
     multibody::CalcForwardKinematics(model.multibody, data.multibody, data.state.q, data.state.v);
@@ -174,17 +176,17 @@ std::vector<PeerEngine> CoulombEngines() {
   return {MakeCoulombEngine("velocity-lcp",
                             "Lemke (contact Gauss-Seidel above 300 LCP rows, natural residual "
                             "1e-6), 4 friction directions, φ/h stabilization; per-step accuracy "
-                            "measures off",
+                            "measures and stage timings off",
                             {"velocity-lcp", "{name: lemke, directions: 4}"}),
           MakeCoulombEngine(
               "cone",
               "exact cone, default portfolio: Gauss-Seidel on body velocities from the warm "
               "start, semismooth Newton and PPA where it stalls (up to 600 rows); ABH error 1e-6; "
-              "per-step accuracy measures off",
+              "per-step accuracy measures and stage timings off",
               {"cone", "{name: portfolio}"}),
           MakeCoulombEngine("sap",
                             "Newton, exact line search, β 0.1, σ 1e-3, rel. tol. 1e-6; per-step "
-                            "accuracy measures off",
+                            "accuracy measures and stage timings off",
                             {"sap", "{name: exact}"})};
 }
 
