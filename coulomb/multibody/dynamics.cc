@@ -12,6 +12,16 @@ Vector6d JointMotion(const MotionSubspaceMatrix& S, const Eigen::VectorXd& qd, i
   return S * qd.segment(at, nv);
 }
 
+// A free body alone in its tree with its centre of mass at its origin: its mass block is
+// diag(m I, I_c) at every pose and its bias forces are (−m R_pᵀ g, ω × I_c ω) (R_p its
+// placement: ṗ is in the joint frame), written in closed form by CRBA and RNEA. The most common
+// body of a scene (every box, sphere and capsule), and the closed form keeps the mass block the
+// same bits from step to step, so that its factors are kept (BlockCholesky::Factor).
+bool IsLoneCentredFreeBody(const Body& b, const Data& data, int i) {
+  return b.joint == JointType::kFloating && b.parent < 0 && data.has_children[i] == 0 &&
+         b.inertia.com.isZero(0);
+}
+
 }  // namespace
 
 void CalcForwardKinematics(const Model& model, Data& data, const Eigen::VectorXd& q,
@@ -47,9 +57,17 @@ void RneaAtPoses(const Model& model, Data& data, const Eigen::VectorXd& v, const
   Vector6d a_world = Vector6d::Zero();
   a_world.head<3>() = -model.gravity;
   const int n = static_cast<int>(model.bodies.size());
+  tau.setZero(model.nv);
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
+    if (a == nullptr && IsLoneCentredFreeBody(b, data, i)) {
+      const Eigen::Vector3d omega = v.segment<3>(b.v_index + 3);
+      tau.segment<3>(b.v_index).noalias() =
+          -b.inertia.mass * (b.placement.R.transpose() * model.gravity);
+      tau.segment<3>(b.v_index + 3) = omega.cross(b.inertia.rotational * omega);
+      continue;  // nothing to pass to a parent
+    }
     const Vector6d& a_parent = b.parent < 0 ? a_world : data.acceleration[b.parent];
     data.acceleration[i] = data.X_parent[i].ApplyMotionToChild(a_parent);
     if (nv > 0) {
@@ -66,10 +84,10 @@ void RneaAtPoses(const Model& model, Data& data, const Eigen::VectorXd& v, const
     data.force[i] = b.inertia.Apply(data.acceleration[i]) +
                     CrossForce(data.velocity[i], b.inertia.Apply(data.velocity[i]));
   }
-  tau.setZero(model.nv);
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
     const int nv = VelocitySize(b.joint);
+    if (a == nullptr && IsLoneCentredFreeBody(b, data, i)) continue;  // written above
     if (nv == 1) {
       tau[b.v_index] = data.S[i].col(0).dot(data.force[i]);
       if (a != nullptr) tau[b.v_index] += b.armature * (*a)[b.v_index];
@@ -133,11 +151,9 @@ void Crba(const Model& model, Data& data, Store&& store) {
     // S for a body above one (a free body, alone in its tree, needs neither).
     const bool below = b.parent >= 0, above = data.has_children[i] != 0;
     JointBlock diagonal(nv, nv);
-    if (b.joint == JointType::kFloating && !below && !above && b.inertia.com.isZero(0)) {
-      // A lone free body with its centre of mass at its origin: M = diag(m I, I_c) at every pose
-      // (S's linear block R_jᵀ is orthogonal), written exactly rather than as m R_jᵀᵀ R_jᵀ with
-      // its rounding, so that the mass block's factors carry over from step to step
-      // (BlockCholesky::Factor keeps the factors of a block that did not change).
+    if (IsLoneCentredFreeBody(b, data, i)) {
+      // M = diag(m I, I_c) (S's linear block R_jᵀ is orthogonal), exactly rather than as
+      // m R_jᵀᵀ R_jᵀ with a rounding that changes with the pose.
       diagonal.setZero();
       diagonal.topLeftCorner<3, 3>().diagonal().setConstant(b.inertia.mass);
       diagonal.bottomRightCorner<3, 3>() = b.inertia.rotational;

@@ -148,6 +148,18 @@ TEST(Dynamics, LoneFreeBodyMassBlockIsTheSameAtEveryPose) {
       EXPECT_EQ(std::memcmp(first.data(), M.data(), sizeof(double) * 36), 0) << "trial " << trial;
     }
   }
+  // Its bias forces (closed form) against RNEA's general pass (taken with an acceleration given),
+  // under a tilted gravity and a rotated placement.
+  m.gravity = Eigen::Vector3d(0.3, -0.2, -9.81);
+  m.bodies[0].placement.R =
+      Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  for (int trial = 0; trial < 4; ++trial) {
+    const Eigen::VectorXd q = RandomConfiguration(m, rng);
+    const Eigen::VectorXd v = RandomVector(6, rng);
+    const Eigen::VectorXd bias = CalcBiasForces(m, d, q, v);
+    const Eigen::VectorXd general = CalcInverseDynamics(m, d, q, v, Eigen::VectorXd::Zero(6));
+    EXPECT_LT((bias - general).norm(), 1e-12 * general.norm()) << "trial " << trial;
+  }
 }
 
 TEST(Dynamics, InverseDynamicsIsAffineInAcceleration) {
