@@ -22,8 +22,8 @@ struct ContactSolution {
   Eigen::VectorXd impulses;  // 3 n_c, (n, t, o) per contact, N s
   int iterations = 0;
   double residual = 0;  // the solver's certificate (LCP worst measure, or the cone's ABH error)
-  double seconds = 0;
-  double factor_seconds = 0;  // of which in sparse factorizations (SAP's Newton Hessians)
+  // The solve's own time is the step's (StepReport::profile): no second clock here.
+  double factor_seconds = 0;  // time in sparse factorizations (SAP's Newton Hessians), s
   int factorizations = 0;     // SAP: fresh Hessian factorizations (fewer than iterations when
                               // a factor is reused as a CG preconditioner)
   bool ok() const { return status == LcpStatus::kSolved; }
@@ -33,7 +33,7 @@ struct ContactSolution {
     message.clear();
     solver_switch.clear();
     iterations = 0;
-    residual = seconds = factor_seconds = 0;
+    residual = factor_seconds = 0;
     factorizations = 0;
   }
 };

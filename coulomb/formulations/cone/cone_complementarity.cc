@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/contact_block_system.h"
 #include "coulomb/math/dense_resize.h"
 
@@ -15,10 +14,10 @@ constexpr int kHandOverNewtonIterations = 8;
 // A small problem the sweeps stalled on (a 10⁶ kg box on a 1 kg one: Gauss–Seidel's contraction
 // is 1 − 1e-6) is usually a Newton step or two from last step's answer: plain semismooth Newton
 // on W built from the rows (dense, no G = J L⁻ᵀ and sparse products: on the mass ratio that
-// assembly cost more than the Newton step), from `from`. True, with `out` filled but for its
-// time, when it certifies; the caller then goes on to the portfolio's PPA alternation on the
-// full assembly. `iterations` gains Newton's. (The portfolio's own warm probes skip such small
-// problems: PPA is cheap there from a warm start without a stalled Gauss–Seidel before it.)
+// assembly cost more than the Newton step), from `from`. True, with `out` filled, when it
+// certifies; the caller then goes on to the portfolio's PPA alternation on the full assembly.
+// `iterations` gains Newton's. (The portfolio's own warm probes skip such small problems: PPA is
+// cheap there from a warm start without a stalled Gauss–Seidel before it.)
 bool FinishByPlainNewton(const ConeSolverSettings& settings, const Eigen::VectorXd& from,
                          NonsmoothNewtonWorkspace* newton, ContactSweepWorkspace& sweeps,
                          int& iterations, ContactSolution& out) {
@@ -62,7 +61,6 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
                               const Eigen::VectorXd& warm_start, LocalContactProblem& local,
                               FrictionContactProblem& fc, ContactSolution& out,
                               NonsmoothNewtonWorkspace* newton, ContactSweepWorkspace* sweeps) {
-  const Stopwatch clock;
   out.Reset();
   if (problem.num_contacts() == 0) {
     out.status = LcpStatus::kSolved;
@@ -95,7 +93,6 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     SolveContactSweeps(sweeps->rows, p, warm_start, result);
     if (result.solved() || !newton_after || result.status == LcpStatus::kBadInput) {
       TakeSweepResult(result, out);
-      out.seconds = clock.Seconds();
       return;
     }
     // Newton from where the sweeps stopped; its own NSGS probe would repeat them.
@@ -105,7 +102,6 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     sweep_count = result.sweeps;
     settings.portfolio_warm_sweeps = 0;
     if (dense_newton && FinishByPlainNewton(settings, *from, newton, *sweeps, sweep_count, out)) {
-      out.seconds = clock.Seconds();
       return;
     }
   }
@@ -123,7 +119,6 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   if (sweeps != nullptr && sweep_count > 0 && !r.solved() && sweeps->result.error < r.error) {
     TakeSweepResult(sweeps->result, out);  // Newton did no better than the sweeps it started from
     out.iterations += r.iterations;
-    out.seconds = clock.Seconds();
     return;
   }
   out.status = r.status;
@@ -137,7 +132,6 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
   }
   out.v_next = problem.v_star;
   out.v_next.noalias() += local.MinvJt * out.impulses;
-  out.seconds = clock.Seconds();
 }
 
 }  // namespace coulomb

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 
-#include "coulomb/base/stopwatch.h"
 #include "coulomb/fem/schur_complement.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
@@ -260,7 +259,6 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
 
 CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams& params,
                                     math::CholeskyFactor* factorization) {
-  const Stopwatch clock;
   CoupledSolution out;
   SapStepProblem step = MakeSapProblem(*in.rigid, params);
   std::vector<DeformableClique> bodies(in.deformables->bodies.size());
@@ -328,7 +326,6 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
     }
     out.contact_velocities.segment<3>(3 * k) = u;
   }
-  out.rigid.seconds = clock.Seconds();
   return out;
 }
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <utility>
 
-#include "coulomb/base/stopwatch.h"
 #include "coulomb/math/dense_resize.h"
 
 namespace coulomb {
@@ -314,13 +313,11 @@ ContactSolution SolveSapStep(const contact::ContactProblem& problem, const SapPa
 
 void SolveSapStep(const contact::ContactProblem& problem, const SapParams& params,
                   math::CholeskyFactor* factorization, SapStepWorkspace& ws, ContactSolution& out) {
-  const Stopwatch clock;
   MakeSapProblem(problem, params, ws);
   // Warm start from the current velocity (docs/notes/sap-and-deformables.md §1.5): in steady
   // contact it is nearly optimal.
   convex::SolveSap(ws.step.sap, params.solver, problem.v, factorization, ws.solver, ws.result);
   RigidSolution(problem, ws.step, ws.result, out);
-  out.seconds = clock.Seconds();
 }
 
 }  // namespace coulomb

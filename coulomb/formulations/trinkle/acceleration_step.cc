@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "coulomb/base/stopwatch.h"
 #include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 #include "coulomb/math/dense_resize.h"
@@ -272,7 +271,6 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
 void SolveAccelerationStep(const contact::ContactProblem& problem,
                            const AccelerationStepParams& params, const Eigen::VectorXd& warm_start,
                            AccelerationStepWorkspace& ws, ContactSolution& out) {
-  const Stopwatch clock;
   const int nc = problem.num_contacts();
   const double h = problem.time_step;
   out.Reset();
@@ -340,7 +338,6 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
           na, ToString(r.status), r.message.empty() ? "" : " — " + r.message);
       if (params.impulsive_fallback) {
         ResolveImpulsively(problem, v, na, out);
-        out.seconds = clock.Seconds();
         return;
       }
     } else {
@@ -356,7 +353,6 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   out.v_next = problem.v_star + (v - problem.v);
   out.v_next.noalias() += local.MinvJt * gamma;
   out.impulses += gamma;
-  out.seconds = clock.Seconds();
 }
 
 }  // namespace coulomb

@@ -7,7 +7,6 @@
 #include <numbers>
 #include <optional>
 
-#include "coulomb/base/stopwatch.h"
 #include "coulomb/formulations/pyramid_contact.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 #include "coulomb/math/dense_resize.h"
@@ -82,7 +81,6 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
                       const Eigen::VectorXd& warm_start, LocalContactProblem& local,
                       ContactSolution& out, ContactSweepWorkspace* sweeps,
                       StewartTrinkleWorkspace* pivoting) {
-  const Stopwatch clock;
   out.Reset();
   const int nc = problem.num_contacts();
   if (params.directions < 3) {
@@ -137,13 +135,11 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
         }
       }
     }
-    out.seconds = clock.Seconds();
     return;
   }
   StewartTrinkleWorkspace own;
   SolveByPivoting(problem, params, params.solver, warm_start, local,
                   pivoting != nullptr ? *pivoting : own, out);
-  out.seconds = clock.Seconds();
 }
 
 void ReservePivoting(int rows, StewartTrinkleWorkspace& ws) {
