@@ -97,30 +97,13 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
   return total;
 }
 
-// The step's measure from r alone: v⁺ afresh (not the sweeps' running sum), then u (into `u`)
-// and the cone's ABH error (friction_cone.h) or the pyramid's largest natural residual. Without a
-// sweep, v is already v⁺ afresh: the warm start was applied contact by contact in this order.
-double CertifyFromImpulses(Sweeper& s, bool swept, Eigen::VectorXd& u) {
-  const ContactRows& rows = s.rows;
-  const int nc = rows.num_contacts();
-  if (swept) VelocityAfterImpulses(rows, s.r, s.v);
-  if (s.pyramid()) {
-    double worst2 = 0;
-    for (int k = 0; k < nc; ++k) worst2 = std::max(worst2, ContactMeasure2(s, k));
-    return std::sqrt(worst2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
-  }
-  math::ResizeKeepingStorage(u, 3 * nc);
-  for (int k = 0; k < nc; ++k) {
-    u.segment<3>(3 * k) = ContactVelocity(rows, k, s.v, s.r.segment<3>(3 * k));
-  }
-  return AbhErrorOfVelocities(s.r, u, rows.mu, rows.q.norm());
-}
-
 enum class IslandEnd { kSolved, kStalled, kSweepCap };
 
 // Sweeps one island until its measure meets the tolerance, it stalls (if asked) or the cap.
+// `final2` is its measure (IslandResidual2) on the velocities and impulses it ends with: the
+// island's share of the step's certificate, since no other island moves its bodies.
 IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
-                      double& warm_residual2) {
+                      double& warm_residual2, double& final2) {
   const ContactSweepParams& params = s.params;
   const ContactRows& rows = s.rows;
   double scale = 1;
@@ -148,6 +131,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
   // (The pyramid's λ is not in a warm start: its islands always sweep.)
   warm = warm && !s.pyramid();
   warm_residual2 = warm ? IslandResidual2(s, begin, end) : 0;
+  final2 = warm_residual2;
   if (warm && warm_residual2 <= 0.01 * target2) return IslandEnd::kSolved;
   // The error at the last check at least four sweeps back, for the contraction rate.
   double then2 = 0;
@@ -160,7 +144,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
     // A check costs about a sweep of sticking contacts (the one-contact solve of a sliding one
     // costs more), so checking every fourth sweep adds at most a quarter.
     const double error2 = IslandResidual2(s, begin, end);
-    last2 = error2;
+    last2 = final2 = error2;
     if (error2 <= target2) return IslandEnd::kSolved;
     if (!std::isfinite(error2)) return IslandEnd::kStalled;
     if (sweep - then_sweep < params.stall_interval && then_sweep > 0) continue;
@@ -176,6 +160,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
     then2 = error2;
     then_sweep = sweep;
   }
+  if (sweeps == 0) final2 = last2 = IslandResidual2(s, begin, end);  // no sweep allowed
   return last2 <= bound2 ? IslandEnd::kSolved : IslandEnd::kSweepCap;
 }
 
@@ -220,13 +205,14 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     ApplyImpulse(rows, k, rk, v);
   }
   bool stalled = false;
-  double warm_residual2 = 0;
+  double warm_residual2 = 0, final2 = 0;
   for (int island = 0; island < rows.num_islands(); ++island) {
     int sweeps = 0;
-    double island_warm = 0;
+    double island_warm = 0, island_final = 0;
     const IslandEnd end = SweepIsland(s, rows.island_start[island], rows.island_start[island + 1],
-                                      warm, sweeps, island_warm);
+                                      warm, sweeps, island_warm, island_final);
     warm_residual2 += island_warm;
+    final2 = pyramid ? std::max(final2, island_final) : final2 + island_final;
     result.sweeps = std::max(result.sweeps, sweeps);
     if (end != IslandEnd::kSolved) ++result.unsolved_islands;
     stalled = stalled || end == IslandEnd::kStalled;
@@ -235,7 +221,11 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
-  result.error = CertifyFromImpulses(s, result.sweeps > 0, result.u);
+  // The certificate: the cone's ABH error ‖F‖ / ‖q‖ (friction_cone.h) or the pyramid's largest
+  // natural residual, on the v⁺ returned (the sweeps' running sum, which is what the step
+  // advances with) and r, from the islands' last measures.
+  result.error = pyramid ? std::sqrt(final2) / std::max(1.0, rows.q.lpNorm<Eigen::Infinity>())
+                         : std::sqrt(final2) / (q_norm > 1e-300 ? q_norm : 1.0);
   if (!std::isfinite(result.error)) {
     result.status = LcpStatus::kStalled;
     result.message = "the iterates are not finite (NaN/Inf)";
@@ -323,7 +313,6 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   s.keys.reserve(n);
   ContactSweepResult& result = workspace.result;
   math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
-  math::ReserveStorage(result.u, 3 * static_cast<Eigen::Index>(n));
 }
 
 }  // namespace coulomb

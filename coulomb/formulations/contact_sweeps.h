@@ -111,13 +111,14 @@ struct ContactSweepResult {
   LcpStatus status = LcpStatus::kBadInput;
   std::string message;
   Eigen::VectorXd r;  // 3 n_c impulses, N s
-  Eigen::VectorXd v;  // v⁺ = v* + M⁻¹ Jᵀ r, recomputed from r at the end
-  int sweeps = 0;     // the most any island took
+  // v⁺ = v* + M⁻¹ Jᵀ r as the sweeps summed it, contact update by contact update: the velocity
+  // `error` is measured on (to rounding the same as v⁺ afresh from r).
+  Eigen::VectorXd v;
+  int sweeps = 0;  // the most any island took
   int islands = 0, unsolved_islands = 0;
   Eigen::VectorXd pyramid;  // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
   double error = 0;         // the whole step's measure of r (the tolerance's)
   double warm_error = 0;    // that of the projected warm start (∞ without one)
-  Eigen::VectorXd u;  // cone: u = J v⁺ + b + D r, the contact velocities `error` is measured on
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 
