@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <span>
 
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/formulations/pyramid_contact.h"
@@ -17,21 +18,6 @@ namespace coulomb {
 namespace {
 
 using Side = ContactRows::Side;
-
-// v += M⁻¹ J_iᵀ Δ on contact k's sides.
-void ApplyImpulse(const ContactRows& rows, int k, const Eigen::Vector3d& delta,
-                  Eigen::VectorXd& v) {
-  for (const Side& side : rows.contacts[k].sides) {
-    if (side.size == 6) {
-      v.segment<6>(side.start).noalias() +=
-          Eigen::Map<const Eigen::Matrix<double, 6, 3>>(rows.MinvJt.data() + side.offset) * delta;
-    } else if (side.size > 0) {
-      v.segment(side.start, side.size).noalias() +=
-          Eigen::Map<const Eigen::MatrixX3d>(rows.MinvJt.data() + side.offset, side.size, 3) *
-          delta;
-    }
-  }
-}
 
 // u_i = J_i v + b_i + D_i r_i.
 Eigen::Vector3d ContactVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v,
@@ -50,6 +36,8 @@ struct Sweeper {
   Eigen::VectorXd& r;
   Eigen::VectorXd& v;
   Eigen::VectorXd& z;  // pyramid unknowns, d + 2 per contact
+  StickingScratch& sticking;
+  int sticking_steps = 0;
   bool pyramid() const { return params.law == ContactLaw::kPyramid; }
   int stride() const { return directions.count + 2; }
 };
@@ -73,7 +61,7 @@ void UpdateContact(Sweeper& s, int k) {
   const Eigen::Vector3d delta = next - ri;
   if (delta.squaredNorm() == 0) return;
   s.r.segment<3>(3 * k) = next;
-  ApplyImpulse(s.rows, k, delta, s.v);
+  ApplyContactImpulse(s.rows, k, delta, s.v);
 }
 
 // Contact k's measure from the current velocities, squared: its share of ‖F‖² (cone) or its
@@ -98,6 +86,23 @@ double IslandResidual2(const Sweeper& s, int begin, int end) {
 }
 
 enum class IslandEnd { kSolved, kStalled, kSweepCap };
+
+// The sticking step on a stalled island (params.sticking_step), kept when the island's measure
+// then meets `bound2`; into final2 if so.
+bool SolveIslandBySticking(Sweeper& s, int begin, int end, double bound2, double& final2) {
+  if (!s.params.sticking_step || s.pyramid()) return false;
+  const std::span<const int> island(s.rows.order.data() + begin,
+                                    static_cast<std::size_t>(end - begin));
+  if (!ApplyStickingStep(s.rows, island, s.r, s.v, s.sticking)) return false;
+  const double error2 = IslandResidual2(s, begin, end);
+  if (error2 <= bound2) {
+    final2 = error2;
+    ++s.sticking_steps;
+    return true;
+  }
+  UndoStickingStep(island, s.r, s.v, s.sticking);
+  return false;
+}
 
 // Sweeps one island until its measure meets the tolerance, it stalls (if asked) or the cap.
 // `final2` is its measure (IslandResidual2) on the velocities and impulses it ends with: the
@@ -154,6 +159,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
       const double needed = rate < 0 ? std::log(target2 / error2) / rate : INFINITY;
       if (sweep + needed > params.stall_sweeps) {
         if (error2 <= bound2) return IslandEnd::kSolved;  // a small island short of its aim
+        if (SolveIslandBySticking(s, begin, end, bound2, final2)) return IslandEnd::kSolved;
         if (params.stop_on_stall) return IslandEnd::kStalled;
       }
     }
@@ -165,6 +171,20 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
 }
 
 }  // namespace
+
+void ApplyContactImpulse(const ContactRows& rows, int k, const Eigen::Vector3d& delta,
+                         Eigen::VectorXd& v) {
+  for (const Side& side : rows.contacts[k].sides) {
+    if (side.size == 6) {
+      v.segment<6>(side.start).noalias() +=
+          Eigen::Map<const Eigen::Matrix<double, 6, 3>>(rows.MinvJt.data() + side.offset) * delta;
+    } else if (side.size > 0) {
+      v.segment(side.start, side.size).noalias() +=
+          Eigen::Map<const Eigen::MatrixX3d>(rows.MinvJt.data() + side.offset, side.size, 3) *
+          delta;
+    }
+  }
+}
 
 void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& params,
                         const Eigen::VectorXd& warm_start, ContactSweepResult& result) {
@@ -186,9 +206,13 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     return;
   }
   // (The pyramid's directions cost a few sines and cosines: not for the cone.)
-  Sweeper s{
-      rows,     params,   pyramid ? MakePyramidDirections(params.directions) : PyramidDirections{},
-      result.r, result.v, result.pyramid};
+  Sweeper s{rows,
+            params,
+            pyramid ? MakePyramidDirections(params.directions) : PyramidDirections{},
+            result.r,
+            result.v,
+            result.pyramid,
+            result.sticking};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
   math::ResizeKeepingStorage(r, 3 * nc);
@@ -202,7 +226,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     rk = pyramid ? Eigen::Vector3d(std::max(0.0, rk[0]), rk[1], rk[2])
                  : ProjectOntoFrictionCone(rk, rows.mu[k]);
     r.segment<3>(3 * k) = rk;
-    ApplyImpulse(rows, k, rk, v);
+    ApplyContactImpulse(rows, k, rk, v);
   }
   bool stalled = false;
   double warm_residual2 = 0, final2 = 0;
@@ -218,6 +242,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
     stalled = stalled || end == IslandEnd::kStalled;
   }
   const double q_norm = rows.q.norm();
+  result.sticking_steps = s.sticking_steps;
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
@@ -244,7 +269,8 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
 void VelocityAfterImpulses(const ContactRows& rows, const Eigen::VectorXd& r, Eigen::VectorXd& v) {
   math::ResizeKeepingStorage(v, rows.v_star.size());
   v = rows.v_star;
-  for (int k = 0; k < rows.num_contacts(); ++k) ApplyImpulse(rows, k, r.segment<3>(3 * k), v);
+  for (int k = 0; k < rows.num_contacts(); ++k)
+    ApplyContactImpulse(rows, k, r.segment<3>(3 * k), v);
 }
 
 void AssembleDelassusFromRows(const ContactRows& rows, math::TripletBuffer& entries,
@@ -313,6 +339,7 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   s.keys.reserve(n);
   ContactSweepResult& result = workspace.result;
   math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
+  ReserveStickingStep(capacity.blocks, result.sticking);
 }
 
 }  // namespace coulomb

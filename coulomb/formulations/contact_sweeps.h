@@ -23,6 +23,7 @@
 #include "coulomb/complementarity/single_contact_solver.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/sticking_step.h"
 #include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
@@ -67,6 +68,10 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
 // J_i v for contact k (3: normal, two tangents), m/s.
 Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);
 
+// v += M⁻¹ J_kᵀ Δ on contact k's sides.
+void ApplyContactImpulse(const ContactRows& rows, int k, const Eigen::Vector3d& delta,
+                         Eigen::VectorXd& v);
+
 // v = v* + Σ_k M⁻¹ J_kᵀ r_k, contact by contact in order, into v's storage.
 void VelocityAfterImpulses(const ContactRows& rows, const Eigen::VectorXd& r, Eigen::VectorXd& v);
 
@@ -105,6 +110,10 @@ struct ContactSweepParams {
   int small_island_contacts = 16;
   double small_island_polish = 1e-3;
   bool stop_on_stall = false;
+  // Cone: before a stalled island is reported, one sticking step (sticking_step.h) when all its
+  // contacts stick, kept if the island's measure then meets the tolerance. The portfolio's
+  // choice; NSGS as asked stays plain Gauss–Seidel.
+  bool sticking_step = false;
 };
 
 struct ContactSweepResult {
@@ -116,9 +125,11 @@ struct ContactSweepResult {
   Eigen::VectorXd v;
   int sweeps = 0;  // the most any island took
   int islands = 0, unsolved_islands = 0;
-  Eigen::VectorXd pyramid;  // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
-  double error = 0;         // the whole step's measure of r (the tolerance's)
-  double warm_error = 0;    // that of the projected warm start (∞ without one)
+  Eigen::VectorXd pyramid;   // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
+  double error = 0;          // the whole step's measure of r (the tolerance's)
+  double warm_error = 0;     // that of the projected warm start (∞ without one)
+  int sticking_steps = 0;    // islands a sticking step solved
+  StickingScratch sticking;  // storage only
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 
