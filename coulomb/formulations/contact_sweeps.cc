@@ -75,12 +75,15 @@ double ContactMeasure2(const Sweeper& s, int k) {
   return residual * residual;
 }
 
-// The island's measure, squared: Σ over its contacts (cone) or the largest (pyramid).
-double IslandResidual2(const Sweeper& s, int begin, int end) {
+// The island's measure, squared: Σ over its contacts (cone) or the largest (pyramid). With
+// `stop_above`, as soon as it exceeds that: a lower bound of the measure then.
+double IslandResidual2(const Sweeper& s, int begin, int end,
+                       double stop_above = std::numeric_limits<double>::infinity()) {
   double total = 0;
   for (int i = begin; i < end; ++i) {
     const double m = ContactMeasure2(s, s.rows.order[i]);
     total = s.pyramid() ? std::max(total, m) : total + m;
+    if (total > stop_above) break;
   }
   return total;
 }
@@ -135,9 +138,12 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
   // went to Newton).
   // (The pyramid's λ is not in a warm start: its islands always sweep.)
   warm = warm && !s.pyramid();
-  warm_residual2 = warm ? IslandResidual2(s, begin, end) : 0;
+  // The warm start's measure only as far as it decides: a sliding box's first contact already
+  // rejects it (its exact value, for Newton's starting point, is WarmStartError's).
+  const double accept2 = 0.01 * target2;
+  warm_residual2 = warm ? IslandResidual2(s, begin, end, accept2) : 0;
   final2 = warm_residual2;
-  if (warm && warm_residual2 <= 0.01 * target2) return IslandEnd::kSolved;
+  if (warm && warm_residual2 <= accept2) return IslandEnd::kSolved;
   // The error at the last check at least four sweeps back, for the contraction rate.
   double then2 = 0;
   int then_sweep = 0;
@@ -266,6 +272,27 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   }
 }
 
+double WarmStartError(const ContactRows& rows, const Eigen::VectorXd& warm_start,
+                      Eigen::VectorXd& v) {
+  const int nc = rows.num_contacts();
+  if (warm_start.size() != 3 * nc || !warm_start.allFinite() || warm_start.isZero()) {
+    return std::numeric_limits<double>::infinity();
+  }
+  math::ResizeKeepingStorage(v, rows.v_star.size());
+  v = rows.v_star;
+  for (int k = 0; k < nc; ++k) {
+    ApplyContactImpulse(rows, k, ProjectOntoFrictionCone(warm_start.segment<3>(3 * k), rows.mu[k]),
+                        v);
+  }
+  double residual2 = 0;
+  for (int k = 0; k < nc; ++k) {
+    const Eigen::Vector3d rk = ProjectOntoFrictionCone(warm_start.segment<3>(3 * k), rows.mu[k]);
+    residual2 += AbhResidualSquared(rk, ContactVelocity(rows, k, v, rk), rows.mu[k]);
+  }
+  const double q_norm = rows.q.norm();
+  return std::sqrt(residual2) / (q_norm > 1e-300 ? q_norm : 1.0);
+}
+
 void VelocityAfterImpulses(const ContactRows& rows, const Eigen::VectorXd& r, Eigen::VectorXd& v) {
   math::ResizeKeepingStorage(v, rows.v_star.size());
   v = rows.v_star;
@@ -340,6 +367,7 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   ContactSweepResult& result = workspace.result;
   math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
   ReserveStickingStep(capacity.blocks, result.sticking);
+  math::ReserveStorage(workspace.warm_v, capacity.nv);
 }
 
 }  // namespace coulomb

@@ -125,9 +125,11 @@ struct ContactSweepResult {
   Eigen::VectorXd v;
   int sweeps = 0;  // the most any island took
   int islands = 0, unsolved_islands = 0;
-  Eigen::VectorXd pyramid;   // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
-  double error = 0;          // the whole step's measure of r (the tolerance's)
-  double warm_error = 0;     // that of the projected warm start (∞ without one)
+  Eigen::VectorXd pyramid;  // pyramid: n_c (d + 2) LCP unknowns (p_n, β, λ) per contact
+  double error = 0;         // the whole step's measure of r (the tolerance's)
+  // A lower bound of the projected warm start's error (∞ without one): islands stop measuring it
+  // once it is too large to accept; WarmStartError gives it exactly.
+  double warm_error = 0;
   int sticking_steps = 0;    // islands a sticking step solved
   StickingScratch sticking;  // storage only
   bool solved() const { return status == LcpStatus::kSolved; }
@@ -140,6 +142,7 @@ struct ContactSweepWorkspace {
   // A small stalled problem's FC(W, q, μ) built from the rows for Newton, and W's entries.
   FrictionContactProblem small;
   math::TripletBuffer small_entries;
+  Eigen::VectorXd warm_v;  // WarmStartError's scratch
 };
 
 // Room for `capacity` in the rows and the sweeps' iterates: sweeps over up to that many contacts
@@ -149,6 +152,11 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
 // Warm-started from `warm_start` (3 n_c, projected onto the cones; empty or non-finite: zero).
 void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& params,
                         const Eigen::VectorXd& warm_start, ContactSweepResult& result);
+
+// The error (the sweeps' cone measure) of the warm start projected onto the cones, as
+// SolveContactSweeps would start from it; ∞ without one. `v` is scratch (v* + M⁻¹ Jᵀ r).
+double WarmStartError(const ContactRows& rows, const Eigen::VectorXd& warm_start,
+                      Eigen::VectorXd& v);
 
 // The sweeps' answer as a formulation's step answer (status, message, sweeps, measure,
 // impulses, v⁺); the time is the caller's.

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "coulomb/complementarity/cone_solvers.h"
@@ -197,6 +198,33 @@ TEST(ContactSweeps, AnExactWarmStartNeedsNoSweep) {
   EXPECT_TRUE(warm.solved());
   EXPECT_EQ(warm.sweeps, 0);
   EXPECT_EQ(warm.r, cold.r);
+}
+
+// The warm start's error: exact from WarmStartError (against the certificate of the assembled
+// problem), and never above it in the sweeps' result, which stops measuring a warm start it
+// rejects.
+TEST(ContactSweeps, WarmStartErrorIsTheCertificatesAndTheSweepsReportALowerBound) {
+  const Rows setup;
+  Eigen::VectorXd warm = Sweep(setup.rows, 1e-9).r;
+  warm *= 1.3;  // off the answer: rejected
+  const LocalContactProblem local = MakeLocalContactProblem(setup.problem, PositionCorrection{});
+  FrictionContactProblem fc;
+  fc.W = local.W;
+  fc.q = local.q;
+  fc.mu = setup.problem.mu;
+  Eigen::VectorXd projected = warm;
+  for (int k = 0; k < setup.rows.num_contacts(); ++k) {
+    projected.segment<3>(3 * k) = ProjectOntoFrictionCone(warm.segment<3>(3 * k), fc.mu[k]);
+  }
+  const double exact = CertifyFrictionContact(fc, projected).error;
+  Eigen::VectorXd scratch;
+  EXPECT_NEAR(WarmStartError(setup.rows, warm, scratch), exact, 1e-12 * (1 + exact));
+  const ContactSweepResult result = Sweep(setup.rows, 1e-9, ContactLaw::kCone, warm);
+  EXPECT_GT(result.sweeps, 0);
+  EXPECT_GT(result.warm_error, 0);
+  EXPECT_LE(result.warm_error, exact * (1 + 1e-12));
+  EXPECT_EQ(WarmStartError(setup.rows, Eigen::VectorXd(), scratch),
+            std::numeric_limits<double>::infinity());
 }
 
 TEST(ContactSweeps, ASweepCapReportsTheErrorItReached) {

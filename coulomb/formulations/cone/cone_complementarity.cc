@@ -99,7 +99,11 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     // Newton from where the sweeps stopped; its own NSGS probe would repeat them.
     // From the better of the two: on a hyperstatic stack Gauss–Seidel first wanders along the
     // redistributions of the impulses among its contacts, away from last step's answer.
-    if (result.error < result.warm_error) from = &result.r;
+    // (warm_error is a lower bound: exact only when the sweeps did no better than it.)
+    if (result.error < result.warm_error ||
+        result.error < WarmStartError(sweeps->rows, warm_start, sweeps->warm_v)) {
+      from = &result.r;
+    }
     sweep_count = result.sweeps;
     settings.portfolio_warm_sweeps = 0;
     if (dense_newton && FinishByPlainNewton(settings, *from, newton, *sweeps, sweep_count, out)) {
