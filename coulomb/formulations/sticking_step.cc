@@ -11,10 +11,9 @@ void ReserveStickingStep(int blocks, StickingScratch& scratch) {
   scratch.local_of_block.reserve(static_cast<std::size_t>(blocks));
   scratch.blocks.reserve(kMaxStickingVelocities);
   constexpr int kRows = 3 * kMaxStickingContacts, n = kMaxStickingVelocities;
-  math::ResizeKeepingStorage(scratch.J, kRows, n);
   math::ResizeKeepingStorage(scratch.A, n, n);
   math::ResizeKeepingStorage(scratch.block, n, n);
-  for (Eigen::VectorXd* vector : {&scratch.u, &scratch.dr, &scratch.r_before}) {
+  for (Eigen::VectorXd* vector : {&scratch.dr, &scratch.r_before}) {
     math::ReserveStorage(*vector, kRows);
   }
   for (Eigen::VectorXd* vector : {&scratch.w, &scratch.t, &scratch.v_before}) {
@@ -46,27 +45,31 @@ bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, E
     }
   }
   if (n == 0 || n > kMaxStickingVelocities) return false;
-  math::ResizeKeepingStorage(s.J, 3 * m, n);
-  s.J.setZero();
-  math::ResizeKeepingStorage(s.u, 3 * m);
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const int k = contacts[i];
-    const ContactRows::Row& row = rows.contacts[k];
-    for (const ContactRows::Side& side : row.sides) {
-      if (side.size == 0) continue;
-      s.J.block(3 * i, s.local_of_block[side.block], 3, side.size) =
-          Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + side.offset, 3, side.size);
-    }
-    s.u.segment<3>(3 * i) = ContactRowVelocity(rows, k, v) + row.bias;
-  }
-  // A = Jᵀ J. A J short of full column rank (a sphere's one contact leaves its spin free) is
-  // not this step's: Newton's.
+  // A = Jᵀ J and Jᵀ u contact by contact: each touches the blocks of its two sides only (a
+  // stack's A is block tridiagonal; the dense product of the island's J cost ten times more).
   math::ResizeKeepingStorage(s.A, n, n);
-  s.A.noalias() = s.J.transpose() * s.J;
+  s.A.setZero();
+  math::ResizeKeepingStorage(s.w, n);
+  s.w.setZero();
+  for (const int k : contacts) {
+    const ContactRows::Row& row = rows.contacts[k];
+    const Eigen::Vector3d u = ContactRowVelocity(rows, k, v) + row.bias;
+    for (const ContactRows::Side& a : row.sides) {
+      if (a.size == 0) continue;
+      const Eigen::Map<const Eigen::Matrix3Xd> Ja(rows.J.data() + a.offset, 3, a.size);
+      const int la = s.local_of_block[a.block];
+      s.w.segment(la, a.size).noalias() += Ja.transpose() * u;
+      for (const ContactRows::Side& b : row.sides) {
+        if (b.size == 0) continue;
+        const Eigen::Map<const Eigen::Matrix3Xd> Jb(rows.J.data() + b.offset, 3, b.size);
+        s.A.block(la, s.local_of_block[b.block], a.size, b.size).noalias() += Ja.transpose() * Jb;
+      }
+    }
+  }
+  // A J short of full column rank (a sphere's one contact leaves its spin free) is not this
+  // step's: Newton's.
   Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> A_factor(s.A);
   if (A_factor.info() != Eigen::Success) return false;
-  math::ResizeKeepingStorage(s.w, n);
-  s.w.noalias() = s.J.transpose() * s.u;
   A_factor.solveInPlace(s.w);
   // t = M w, block by block from the rows' M⁻¹ blocks.
   math::ResizeKeepingStorage(s.t, n);
@@ -82,7 +85,15 @@ bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, E
   }
   A_factor.solveInPlace(s.t);  // x = A⁻¹ M w
   math::ResizeKeepingStorage(s.dr, 3 * m);
-  s.dr.noalias() = -s.J * s.t;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    Eigen::Vector3d dr = Eigen::Vector3d::Zero();
+    for (const ContactRows::Side& a : rows.contacts[contacts[i]].sides) {
+      if (a.size == 0) continue;
+      dr.noalias() -= Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + a.offset, 3, a.size) *
+                      s.t.segment(s.local_of_block[a.block], a.size);
+    }
+    s.dr.segment<3>(3 * i) = dr;
+  }
   if (!s.dr.allFinite() || !s.w.allFinite()) return false;
   // Apply, keeping what was there for UndoStickingStep.
   math::ResizeKeepingStorage(s.r_before, 3 * m);

@@ -33,8 +33,8 @@ struct StickingScratch {
     int block, start, size, local;  // v[start, start + size) are the island's [local, ...)
   };
   std::vector<IslandBlock> blocks;  // the island's blocks, in the order its contacts meet them
-  Eigen::MatrixXd J, A, block;      // the island's J (3 m × n), Jᵀ J, one M⁻¹ block's factor
-  Eigen::VectorXd u, w, t, dr, r_before, v_before;
+  Eigen::MatrixXd A, block;  // Jᵀ J over the island's velocities, one M⁻¹ block's factor
+  Eigen::VectorXd w, t, dr, r_before, v_before;
 };
 
 // Room for the largest island the step takes, on a scene of `blocks` mass blocks.

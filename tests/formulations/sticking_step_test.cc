@@ -140,7 +140,8 @@ TEST(StickingStep, SolvesTheIslandGaussSeidelStallsOn) {
   EXPECT_EQ(with_step.sticking_steps, 1);
   const FrictionContactCertificate certificate = Certify(s, with_step.r);
   EXPECT_LT(certificate.error, 1e-8);
-  EXPECT_NEAR(certificate.error, with_step.error, 0.2 * certificate.error);  // both rounding
+  // Both measures are rounding here (~1e-9 with 10⁴ N s impulses on a 1 kg body).
+  EXPECT_NEAR(certificate.error, with_step.error, 2e-9);
 }
 
 }  // namespace
