@@ -21,18 +21,24 @@ void ReserveStickingStep(int blocks, StickingScratch& scratch) {
   }
 }
 
-bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, Eigen::VectorXd& r,
-                       Eigen::VectorXd& v, StickingScratch& s) {
-  const auto m = static_cast<Eigen::Index>(contacts.size());
-  if (m == 0 || m > kMaxStickingContacts) return false;
+namespace {
+
+// r_N > 0 and strictly inside the cone, no compliance, on every contact.
+bool AllStick(const ContactRows& rows, std::span<const int> contacts, const Eigen::VectorXd& r) {
   for (const int k : contacts) {
     const Eigen::Vector3d rk = r.segment<3>(3 * k);
     if (rows.contacts[k].compliance != 0 || !(rk[0] > 0) ||
         !(rk.tail<2>().norm() < rows.mu[k] * rk[0])) {
-      return false;  // not every contact sticks: Newton's
+      return false;
     }
   }
-  // The island's velocities: its blocks side by side, in the order its contacts meet them.
+  return true;
+}
+
+// The island's velocities: its blocks side by side, in the order its contacts meet them.
+// Returns their count.
+int MapIslandVelocities(const ContactRows& rows, std::span<const int> contacts,
+                        StickingScratch& s) {
   s.local_of_block.assign(rows.scratch.block_offset.size(), -1);
   s.blocks.clear();
   int n = 0;
@@ -44,9 +50,13 @@ bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, E
       n += side.size;
     }
   }
-  if (n == 0 || n > kMaxStickingVelocities) return false;
-  // A = Jᵀ J and Jᵀ u contact by contact: each touches the blocks of its two sides only (a
-  // stack's A is block tridiagonal; the dense product of the island's J cost ten times more).
+  return n;
+}
+
+// A = Jᵀ J and w = Jᵀ u contact by contact: each touches the blocks of its two sides only (a
+// stack's A is block tridiagonal; the dense product of the island's J cost ten times more).
+void AccumulateNormalEquations(const ContactRows& rows, std::span<const int> contacts,
+                               const Eigen::VectorXd& v, int n, StickingScratch& s) {
   math::ResizeKeepingStorage(s.A, n, n);
   s.A.setZero();
   math::ResizeKeepingStorage(s.w, n);
@@ -66,12 +76,10 @@ bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, E
       }
     }
   }
-  // A J short of full column rank (a sphere's one contact leaves its spin free) is not this
-  // step's: Newton's.
-  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> A_factor(s.A);
-  if (A_factor.info() != Eigen::Success) return false;
-  A_factor.solveInPlace(s.w);
-  // t = M w, block by block from the rows' M⁻¹ blocks.
+}
+
+// t = M w, block by block from the rows' M⁻¹ blocks; false if one is not positive definite.
+bool MultiplyByMass(const ContactRows& rows, int n, StickingScratch& s) {
   math::ResizeKeepingStorage(s.t, n);
   for (const StickingScratch::IslandBlock& b : s.blocks) {
     math::ResizeKeepingStorage(s.block, b.size, b.size);
@@ -83,17 +91,41 @@ bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, E
     t = s.w.segment(b.local, b.size);
     Minv_factor.solveInPlace(t);
   }
-  A_factor.solveInPlace(s.t);  // x = A⁻¹ M w
-  math::ResizeKeepingStorage(s.dr, 3 * m);
-  for (Eigen::Index i = 0; i < m; ++i) {
+  return true;
+}
+
+// dr = −J x over the island's contacts, x = s.t.
+void ImpulseChange(const ContactRows& rows, std::span<const int> contacts, StickingScratch& s) {
+  math::ResizeKeepingStorage(s.dr, 3 * static_cast<Eigen::Index>(contacts.size()));
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
     Eigen::Vector3d dr = Eigen::Vector3d::Zero();
     for (const ContactRows::Side& a : rows.contacts[contacts[i]].sides) {
       if (a.size == 0) continue;
       dr.noalias() -= Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + a.offset, 3, a.size) *
                       s.t.segment(s.local_of_block[a.block], a.size);
     }
-    s.dr.segment<3>(3 * i) = dr;
+    s.dr.segment<3>(3 * static_cast<Eigen::Index>(i)) = dr;
   }
+}
+
+}  // namespace
+
+bool ApplyStickingStep(const ContactRows& rows, std::span<const int> contacts, Eigen::VectorXd& r,
+                       Eigen::VectorXd& v, StickingScratch& s) {
+  const auto m = static_cast<Eigen::Index>(contacts.size());
+  if (m == 0 || m > kMaxStickingContacts) return false;
+  if (!AllStick(rows, contacts, r)) return false;  // Newton's
+  const int n = MapIslandVelocities(rows, contacts, s);
+  if (n == 0 || n > kMaxStickingVelocities) return false;
+  AccumulateNormalEquations(rows, contacts, v, n, s);
+  // A J short of full column rank (a sphere's one contact leaves its spin free) is not this
+  // step's: Newton's.
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> A_factor(s.A);
+  if (A_factor.info() != Eigen::Success) return false;
+  A_factor.solveInPlace(s.w);
+  if (!MultiplyByMass(rows, n, s)) return false;
+  A_factor.solveInPlace(s.t);  // x = A⁻¹ M w
+  ImpulseChange(rows, contacts, s);
   if (!s.dr.allFinite() || !s.w.allFinite()) return false;
   // Apply, keeping what was there for UndoStickingStep.
   math::ResizeKeepingStorage(s.r_before, 3 * m);
