@@ -37,6 +37,7 @@ struct Sweeper {
   Eigen::VectorXd& v;
   Eigen::VectorXd& z;  // pyramid unknowns, d + 2 per contact
   StickingScratch& sticking;
+  SweepAcceleration& acceleration;
   int sticking_steps = 0;
   bool pyramid() const { return params.law == ContactLaw::kPyramid; }
   int stride() const { return directions.count + 2; }
@@ -148,7 +149,16 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
   double then2 = 0;
   int then_sweep = 0;
   double last2 = INFINITY;
+  const bool accelerate = params.acceleration_depth > 0 && !s.pyramid() &&
+                          end - begin > params.accelerated_island_contacts;
+  if (accelerate) {
+    BeginSweepAcceleration(
+        rows,
+        std::span<const int>(rows.order.data() + begin, static_cast<std::size_t>(end - begin)),
+        params.acceleration_depth, s.r, s.acceleration);
+  }
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
+    if (accelerate && sweep > 1) AccelerateSweep(s.acceleration, s.r, s.v);
     for (int i = begin; i < end; ++i) UpdateContact(s, rows.order[i]);
     sweeps = sweep;
     if (!(sweep <= 4 || sweep % 4 == 0 || sweep == params.max_sweeps)) continue;
@@ -218,7 +228,8 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
             result.r,
             result.v,
             result.pyramid,
-            result.sticking};
+            result.sticking,
+            result.acceleration};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
   math::ResizeKeepingStorage(r, 3 * nc);
@@ -367,6 +378,8 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   ContactSweepResult& result = workspace.result;
   math::ReserveStorage(result.r, 3 * static_cast<Eigen::Index>(n));
   ReserveStickingStep(capacity.blocks, result.sticking);
+  ReserveSweepAcceleration(capacity.contacts, capacity.blocks, capacity.nv,
+                           kDefaultAccelerationDepth, result.acceleration);
   math::ReserveStorage(workspace.warm_v, capacity.nv);
 }
 

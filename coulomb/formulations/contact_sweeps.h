@@ -24,6 +24,7 @@
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/sticking_step.h"
+#include "coulomb/formulations/sweep_acceleration.h"
 #include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
@@ -114,6 +115,10 @@ struct ContactSweepParams {
   // contacts stick, kept if the island's measure then meets the tolerance. The portfolio's
   // choice; NSGS as asked stays plain Gauss–Seidel.
   bool sticking_step = false;
+  // Anderson acceleration (sweep_acceleration.h) of depth `acceleration_depth` on islands of
+  // more than `accelerated_island_contacts` contacts; 0: plain sweeps.
+  int acceleration_depth = 0;
+  int accelerated_island_contacts = 64;
 };
 
 struct ContactSweepResult {
@@ -130,8 +135,9 @@ struct ContactSweepResult {
   // A lower bound of the projected warm start's error (∞ without one): islands stop measuring it
   // once it is too large to accept; WarmStartError gives it exactly.
   double warm_error = 0;
-  int sticking_steps = 0;    // islands a sticking step solved
-  StickingScratch sticking;  // storage only
+  int sticking_steps = 0;          // islands a sticking step solved
+  StickingScratch sticking;        // storage only
+  SweepAcceleration acceleration;  // storage only
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 

@@ -239,6 +239,11 @@ void AddSharedSolverSettings(TableBuilder& t) {
           "velocity-lcp"))
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.settings.nsgs.max_sweeps; }, "cone"));
+  t.Add("solver.acceleration_depth", Type::kInteger, "", 0, kMaxAccelerationDepth,
+        "cone: Anderson acceleration of the contact sweeps on islands of more than 64 contacts, "
+        "with this many secants (0: plain Gauss–Seidel)")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.cone.acceleration_depth; }, "cone"));
   t.Add("solver.max_iterations", Type::kInteger, "", 1, 1e5,
         "Newton iteration cap of the cone's semismooth Newton and of SAP")
       .Reads(FieldTarget(

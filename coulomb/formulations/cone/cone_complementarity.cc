@@ -87,6 +87,8 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     p.max_sweeps = settings.nsgs.max_sweeps;
     p.stop_on_stall = newton_after;
     p.sticking_step = newton_after;
+    p.acceleration_depth = params.acceleration_depth;
+    p.accelerated_island_contacts = params.accelerated_island_contacts;
     // Where Newton is dense and cheap, the sweeps hand over as soon as they stop gaining: the
     // mass ratio's stalled steps took 12 sweeps before, 3 now (docs/ARCHITECTURE.md).
     if (dense_newton) p.stall_interval = 1;

@@ -21,6 +21,10 @@ struct ConeParams {
   PositionCorrection correction() const {
     return {position_correction, max_correction_speed, penetration_slop};
   }
+  // Anderson acceleration of the sweeps on islands above this many contacts (sweep_acceleration.h);
+  // depth 0 turns it off.
+  int acceleration_depth = kDefaultAccelerationDepth;
+  int accelerated_island_contacts = 64;
   ConeSolverKind solver = ConeSolverKind::kPortfolio;
   ConeSolverSettings settings = [] {
     ConeSolverSettings s;
