@@ -191,20 +191,6 @@ void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& 
 
 }  // namespace
 
-Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v) {
-  Eigen::Vector3d u = Eigen::Vector3d::Zero();
-  for (const Side& side : rows.contacts[k].sides) {
-    if (side.size == 6) {
-      u.noalias() += Eigen::Map<const Eigen::Matrix<double, 3, 6>>(rows.J.data() + side.offset) *
-                     v.segment<6>(side.start);
-    } else if (side.size > 0) {
-      u.noalias() += Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + side.offset, 3, side.size) *
-                     v.segment(side.start, side.size);
-    }
-  }
-  return u;
-}
-
 void MakeContactRows(const contact::ContactProblem& problem, const PositionCorrection& correction,
                      ContactRows& rows) {
   const int nc = problem.num_contacts();

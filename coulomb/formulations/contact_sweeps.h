@@ -66,8 +66,22 @@ struct ContactRows {
 void MakeContactRows(const contact::ContactProblem& problem, const PositionCorrection& correction,
                      ContactRows& rows);
 
-// J_i v for contact k (3: normal, two tangents), m/s.
-Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k, const Eigen::VectorXd& v);
+// J_i v for contact k (3: normal, two tangents), m/s. Inline: every sweep calls it per contact,
+// from other files than the rows' (1 in 9 of a pile's sweep time went to the call).
+inline Eigen::Vector3d ContactRowVelocity(const ContactRows& rows, int k,
+                                          const Eigen::VectorXd& v) {
+  Eigen::Vector3d u = Eigen::Vector3d::Zero();
+  for (const ContactRows::Side& side : rows.contacts[k].sides) {
+    if (side.size == 6) {
+      u.noalias() += Eigen::Map<const Eigen::Matrix<double, 3, 6>>(rows.J.data() + side.offset) *
+                     v.segment<6>(side.start);
+    } else if (side.size > 0) {
+      u.noalias() += Eigen::Map<const Eigen::Matrix3Xd>(rows.J.data() + side.offset, 3, side.size) *
+                     v.segment(side.start, side.size);
+    }
+  }
+  return u;
+}
 
 // v += M⁻¹ J_kᵀ Δ on contact k's sides.
 void ApplyContactImpulse(const ContactRows& rows, int k, const Eigen::Vector3d& delta,
