@@ -82,6 +82,55 @@ TEST(ContactProblem, JacobianGivesRelativePointVelocity) {
   EXPECT_NEAR(p.frames[0].col(0).cross(p.frames[0].col(1)).dot(p.frames[0].col(2)), 1.0, 1e-12);
 }
 
+// Contacts between root free bodies take closed-form rows (contact_problem.cc); the same bodies
+// hung by free joints from a fixed root take the general path along the tree. Both give the same
+// J, whichever side has the lower velocities and whatever the bodies' placements.
+TEST(ContactProblem, FreeBodyRowsInClosedFormMatchTheTreePath) {
+  const auto make = [](bool under_fixed_root) {
+    Model model;
+    if (under_fixed_root) {
+      Body root;
+      root.name = "root";
+      root.joint = JointType::kFixed;
+      model.AddBody(root);
+    }
+    for (int i = 0; i < 2; ++i) {
+      Body b;
+      b.name = "box" + std::to_string(i);
+      b.parent = under_fixed_root ? 0 : -1;
+      b.joint = JointType::kFloating;
+      b.placement.R = Eigen::AngleAxisd(0.3 + i, Eigen::Vector3d(1, 2, 3).normalized()).matrix();
+      b.placement.p = Eigen::Vector3d(0.1 * i, -0.2, 0.05);
+      b.inertia.mass = 1 + i;
+      b.inertia.rotational = Eigen::Vector3d(0.1, 0.2, 0.3).asDiagonal();
+      model.AddBody(b);
+    }
+    return model;
+  };
+  ContactProblem problems[2];
+  for (int tree = 0; tree < 2; ++tree) {
+    const Model model = make(tree == 1);
+    multibody::Data data = multibody::MakeData(model);
+    Eigen::VectorXd q = model.NeutralConfiguration();
+    q.segment<3>(0) = Eigen::Vector3d(0.2, 0, 1);
+    q.segment<4>(3) = Eigen::Vector4d(std::cos(0.2), std::sin(0.2), 0, 0);
+    q.segment<4>(10) = Eigen::Vector4d(std::cos(0.4), 0, std::sin(0.4), 0);
+    const int first = tree == 1 ? 1 : 0;  // the boxes' body numbers
+    ContactSet set;
+    const Eigen::Vector3d n = Eigen::Vector3d(0.1, 0.2, 1).normalized();
+    set.contacts.push_back({first, first + 1, Eigen::Vector3d(0.05, 0.1, 0.8), n, 0, 0.5, 0, 7});
+    set.contacts.push_back({first + 1, first, Eigen::Vector3d(-0.3, 0.1, 0.2), -n, 0, 0.5, 0, 8});
+    set.contacts.push_back({-1, first + 1, Eigen::Vector3d(0.4, 0.3, 0.0), n, 0, 0.5, 0, 9});
+    problems[tree] = BuildContactProblem(model, data, q, Eigen::VectorXd::Zero(12),
+                                         Eigen::VectorXd::Zero(12), set, 1e-3);
+  }
+  const Eigen::MatrixXd closed(problems[0].J), tree(problems[1].J);
+  ASSERT_EQ(closed.rows(), 9);
+  EXPECT_LT((closed - tree).norm(), 1e-14 * tree.norm());
+  // Stored entries: 12 for each two-body contact's rows, 6 for the one on the world.
+  EXPECT_EQ(problems[0].J.nonZeros(), 3 * (12 + 12 + 6));
+}
+
 // A block factored again with the same bits keeps its factors and inverse; one that changed is
 // factored afresh: M_bb⁻¹ and M⁻¹ x checked against M_bb itself after each. The first block has
 // a free body's six velocities (solved through its inverse), the second the general path.
