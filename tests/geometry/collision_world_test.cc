@@ -190,6 +190,33 @@ TEST(CollisionWorld, SpeculativeReachFindsContactsTheStepCanClose) {
   EXPECT_EQ(SpeculativeReach(world, {velocity}, 0.015)[1], 0.0);
 }
 
+// Pairs with a half-space are culled before the narrow phase when the other geometry's box lies
+// above it (collision_world.cc): a box standing on an edge against a tilted plane, its lowest
+// edge just inside and just outside the margin, keeps its contacts in the first case and has none
+// in the second, as the narrow phase alone decides.
+TEST(CollisionWorld, HalfSpaceCullKeepsEveryContactWithinTheMargin) {
+  CollisionWorld world;
+  world.margin = 1e-3;
+  const Eigen::Matrix3d tilt = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitY()).matrix();
+  world.Add({"slope", -1, HalfSpace{}, {tilt, Eigen::Vector3d(0.2, 0, -0.1)}, 0.5});
+  world.Add({"box", 0, Box{Eigen::Vector3d(0.1, 0.2, 0.3)}, {}, 0.5});
+  const Eigen::Vector3d n = tilt.col(2);
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 1, 0).normalized()).matrix();
+  // The box's lowest point along n from its centre, and the centre that puts it at `gap`.
+  const double depth = (R.transpose() * n).cwiseAbs().dot(Eigen::Vector3d(0.1, 0.2, 0.3));
+  const auto contacts_at = [&](double gap) {
+    const Eigen::Vector3d centre = Eigen::Vector3d(0.2, 0, -0.1) + (depth + gap) * n +
+                                   Eigen::Vector3d(0.05, 0.3, 0) -
+                                   n.dot(Eigen::Vector3d(0.05, 0.3, 0)) * n;
+    return FindContacts(world, {Transform{R, centre}}).contacts.contacts;
+  };
+  const auto inside = contacts_at(0.999e-3);
+  ASSERT_EQ(inside.size(), 1u);
+  EXPECT_NEAR(inside[0].phi, 0.999e-3, 1e-12);
+  EXPECT_TRUE(contacts_at(1.001e-3).empty());
+  EXPECT_EQ(contacts_at(-0.01).size(), 1u);
+}
+
 TEST(CollisionWorld, ValidationNamesTheGeometry) {
   CollisionWorld world;
   world.Add({"wheel", 0, Sphere{-1}, {}, 0.5});
