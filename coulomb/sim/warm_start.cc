@@ -1,6 +1,7 @@
 #include "coulomb/sim/warm_start.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "coulomb/math/dense_resize.h"
@@ -51,12 +52,16 @@ void RememberContacts(const geometry::ContactSet& contacts,
   for (std::size_t first = 0; first < cache.size();) {
     std::size_t last = first;
     while (last < cache.size() && cache[last].pair == cache[first].pair) ++last;
+    // Squared distances, one square root per contact (√ of the least square is the least
+    // distance, bit for bit): the square roots' latency was most of this function.
     for (std::size_t i = first; i < last; ++i) {
-      double nearest = std::numeric_limits<double>::infinity();
+      double nearest2 = std::numeric_limits<double>::infinity();
       for (std::size_t j = first; j < last; ++j) {
-        if (j != i) nearest = std::min(nearest, (cache[i].point_A - cache[j].point_A).norm());
+        if (j != i) {
+          nearest2 = std::min(nearest2, (cache[i].point_A - cache[j].point_A).squaredNorm());
+        }
       }
-      cache[i].reach = 0.5 * nearest;
+      cache[i].reach = 0.5 * std::sqrt(nearest2);
     }
     first = last;
   }
@@ -76,11 +81,12 @@ void WarmStartContacts(const geometry::ContactSet& contacts,
         cache.begin(), cache.end(), pair,
         [](const PersistentContact& p, std::uint64_t key) { return p.pair < key; });
     const Eigen::Vector3d point = PointInA(c, X_world);
+    // The nearest remembered contact of the pair within its reach, on squared distances.
     const PersistentContact* best = nullptr;
-    double best_distance = std::numeric_limits<double>::infinity();
+    double best_distance2 = std::numeric_limits<double>::infinity();
     for (; it != cache.end() && it->pair == pair; ++it) {
-      const double d = (it->point_A - point).norm();
-      if (d < best_distance && d <= it->reach) best = &*it, best_distance = d;
+      const double d2 = (it->point_A - point).squaredNorm();
+      if (d2 < best_distance2 && d2 <= it->reach * it->reach) best = &*it, best_distance2 = d2;
     }
     if (best != nullptr) {
       warm.segment<3>(3 * static_cast<Eigen::Index>(k)) = frames[k].transpose() * best->impulse;
