@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "coulomb/contact/contact_rows_assembly.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/math/dense_resize.h"
 #include "coulomb/multibody/dynamics.h"
@@ -175,106 +176,6 @@ Eigen::MatrixXd ContactProblem::Delassus() const {
 }
 
 namespace {
-
-// Contact k's three Jacobian rows from its (column, rows) pairs, in storage order (row by row,
-// columns increasing), so that J's assembly copies them straight in instead of sorting every
-// entry. A column both sides reach (one tree touching itself) is summed A first, then B, the
-// order the entries were produced in.
-void AddContactRows(int k, std::vector<std::pair<int, Eigen::Vector3d>>& columns,
-                    math::TripletBuffer& entries) {
-  // Insertion sort, stable: a path to the root is short and comes out nearly ordered.
-  for (std::size_t i = 1; i < columns.size(); ++i) {
-    for (std::size_t j = i; j > 0 && columns[j - 1].first > columns[j].first; --j) {
-      std::swap(columns[j - 1], columns[j]);
-    }
-  }
-  std::size_t merged = 0;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (merged > 0 && columns[merged - 1].first == columns[i].first) {
-      columns[merged - 1].second += columns[i].second;
-    } else {
-      columns[merged++] = columns[i];
-    }
-  }
-  for (int r = 0; r < 3; ++r) {
-    for (std::size_t i = 0; i < merged; ++i) {
-      entries.add(3 * k + r, columns[i].first, columns[i].second[r]);
-    }
-  }
-}
-
-// Contact k's rows on any two trees: the frame Jacobian's columns on each body's path to its
-// root (duplicates, in one tree, summed), sorted into storage order.
-void AddTreeContactRows(const multibody::Model& model, const multibody::Data& data, int k,
-                        const Contact& c, const Eigen::Matrix3d& frame,
-                        std::vector<std::pair<int, Eigen::Vector3d>>& columns,
-                        math::TripletBuffer& entries) {
-  columns.clear();
-  const auto add = [&](int body, double sign) {
-    if (body < 0) return;
-    const Eigen::Vector3d p_B = data.X_world[body].Inverse().Apply(c.point);
-    multibody::ForEachFrameJacobianColumn(
-        model, data, body, p_B,
-        [&](int column, const Eigen::Vector3d& linear, const Eigen::Vector3d&) {
-          columns.emplace_back(column, sign * (frame.transpose() * linear));
-        });
-  };
-  add(c.body_a, 1.0);
-  add(c.body_b, -1.0);
-  AddContactRows(k, columns, entries);
-}
-
-// A root floating body: its velocities are (ṗ in the world, ω in the body frame), S =
-// diag(R_jᵀ, I) (multibody/joint.h), and no other joint moves it.
-bool IsRootFloating(const multibody::Model& model, int body) {
-  return body >= 0 && model.bodies[body].parent < 0 &&
-         model.bodies[body].joint == multibody::JointType::kFloating;
-}
-
-// Contact rows (n, t, o)ᵀ on a root floating body's six velocities at world point p_W, in closed
-// form: linear columns Fᵀ R S_lin, angular columns Fᵀ (R e_c × r) = ((r × f_i)ᵀ R)_i with r the
-// point from the body's origin. The general path (ForEachFrameJacobianColumn, then sorting
-// the columns) costs twice the arithmetic and a sort: 5 % of a 10-cube stack's step.
-Eigen::Matrix<double, 3, 6> FloatingBodyRows(const multibody::Data& data, int body,
-                                             const Eigen::Matrix3d& frame,
-                                             const Eigen::Vector3d& p_W) {
-  const math::Transform& X = data.X_world[body];
-  const Eigen::Vector3d r = p_W - X.p;
-  Eigen::Matrix3d lever;  // rows (r × f_i)ᵀ
-  for (int i = 0; i < 3; ++i) lever.row(i) = r.cross(frame.col(i)).transpose();
-  Eigen::Matrix<double, 3, 6> rows;
-  rows.leftCols<3>().noalias() = frame.transpose() * (X.R * data.S[body].topLeftCorner<3, 3>());
-  rows.rightCols<3>().noalias() = lever * X.R;
-  return rows;
-}
-
-// Contact k's rows when each side is the world or a root floating body (two different bodies):
-// the sides' blocks in closed form, written in storage order (the lower velocities first).
-bool AddFloatingContactRows(const multibody::Model& model, const multibody::Data& data, int k,
-                            const Contact& c, const Eigen::Matrix3d& frame,
-                            math::TripletBuffer& entries) {
-  const auto floating_or_world = [&](int body) { return body < 0 || IsRootFloating(model, body); };
-  if (!floating_or_world(c.body_a) || !floating_or_world(c.body_b) || c.body_a == c.body_b) {
-    return false;
-  }
-  std::array<int, 2> bodies = {c.body_a, c.body_b};
-  std::array<double, 2> signs = {1.0, -1.0};
-  std::array<Eigen::Matrix<double, 3, 6>, 2> blocks;
-  for (int s = 0; s < 2; ++s) {
-    if (bodies[s] >= 0) blocks[s] = signs[s] * FloatingBodyRows(data, bodies[s], frame, c.point);
-  }
-  const auto column_of = [&](int s) {
-    return bodies[s] < 0 ? -1 : model.bodies[bodies[s]].v_index;
-  };
-  const int first = column_of(0) <= column_of(1) ? 0 : 1;
-  for (int row = 0; row < 3; ++row) {
-    for (const int s : {first, 1 - first}) {
-      if (bodies[s] < 0) continue;
-      for (int j = 0; j < 6; ++j) entries.add(3 * k + row, column_of(s) + j, blocks[s](row, j));
-    }
-  }
-  return true;
-}
 
 void AddJointConstraints(const multibody::Model& model, const Eigen::VectorXd& q,
                          ContactProblem& p) {
@@ -531,13 +432,30 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   math::ResizeKeepingStorage(p.compliance, rows);
   p.frames.resize(rows);
   p.contact_blocks.resize(rows);
+  // Only contacts between root free bodies (or the world), no limit rows: J is written in place.
+  bool direct = p.limit_contacts.empty();
+  int entry_count = 0;
+  for (int k = 0; k < nc && direct; ++k) {
+    const Contact& c = set.contacts[k];
+    direct = BetweenFloatingBodies(model, c);
+    entry_count += 18 * ((c.body_a >= 0 ? 1 : 0) + (c.body_b >= 0 ? 1 : 0));
+  }
+  int written = 0;
+  if (direct) {
+    math::ResizeKeepingStorage(p.J, 3 * rows, model.nv);
+    math::ResizeNonZerosGrowing(p.J, entry_count);
+  }
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
     p.frames[k] = frame;
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
-    if (!AddFloatingContactRows(model, data, k, c, frame, entries)) {
+    if (direct) {
+      WriteFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, p.J, written);
+    } else if (BetweenFloatingBodies(model, c)) {
+      AddFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, entries);
+    } else {
       AddTreeContactRows(model, data, k, c, frame, p.contact_columns, entries);
     }
     p.contact_blocks[k] = {c.body_a < 0 ? -1 : data.block_of_body[c.body_a],
@@ -548,7 +466,11 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
     p.compliance[k] = c.compliance;
   }
   AddLimitContacts(model, data, q, nc, p);
-  math::AssignFromTriplets(entries, 3 * p.num_contacts(), model.nv, p.J);
+  if (direct) {
+    p.J.outerIndexPtr()[3 * rows] = written;
+  } else {
+    math::AssignFromTriplets(entries, 3 * p.num_contacts(), model.nv, p.J);
+  }
 }
 
 ContactCapacity MakeContactCapacity(int contacts, const multibody::Model& model,
