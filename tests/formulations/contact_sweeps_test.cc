@@ -14,6 +14,7 @@
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/velocity_lcp/stewart_trinkle_lcp.h"
 #include "coulomb/multibody/dynamics.h"
+#include "tests/support/assembled_check.h"
 
 namespace coulomb {
 namespace {
@@ -170,16 +171,9 @@ TEST(ContactSweeps, AnswerPassesTheCertificateOfTheAssembledProblem) {
   ASSERT_TRUE(result.solved()) << result.message;
   EXPECT_EQ(result.islands, 2);
   // The independent check: ABH's error from the assembled W and q, and v⁺ from M⁻¹ Jᵀ.
-  const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
-  FrictionContactProblem fc;
-  fc.W = local.W;
-  fc.q = local.q;
-  fc.mu = problem.mu;
-  const FrictionContactCertificate certificate = CertifyFrictionContact(fc, result.r);
-  EXPECT_LE(certificate.error, 1e-10);
-  EXPECT_NEAR(certificate.error, result.error, 1e-12);
-  const Eigen::VectorXd v = problem.v_star + local.MinvJt * result.r;
-  EXPECT_LT((v - result.v).norm(), 1e-12 * (1 + v.norm()));
+  const AssembledCheck check = ExpectAssembledCertificate(problem, result, 1e-10, 1e-12, 1e-12);
+  const FrictionContactProblem& fc = check.fc;
+  const FrictionContactCertificate& certificate = check.certificate;
   // The impulses are not unique in general, but here every contact's v⁺ is pinned: compare the
   // contact velocities with the semismooth Newton solver's answer.
   const FrictionContactResult newton = SolveFrictionContact(fc, ConeSolverKind::kNewton);

@@ -14,6 +14,7 @@
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/contact_sweeps.h"
 #include "coulomb/multibody/dynamics.h"
+#include "tests/support/assembled_check.h"
 
 namespace coulomb {
 namespace {
@@ -89,16 +90,7 @@ TEST(SweepAcceleration, PileAnswerPassesTheAssembledCertificateInFewerSweeps) {
   const ContactSweepResult accelerated = Sweep(rows, kDefaultAccelerationDepth);
   ASSERT_TRUE(plain.solved()) << plain.message;
   ASSERT_TRUE(accelerated.solved()) << accelerated.message;
-  const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
-  FrictionContactProblem fc;
-  fc.W = local.W;
-  fc.q = local.q;
-  fc.mu = problem.mu;
-  const FrictionContactCertificate certificate = CertifyFrictionContact(fc, accelerated.r);
-  EXPECT_LE(certificate.error, 1e-9);
-  EXPECT_NEAR(certificate.error, accelerated.error, 1e-11);
-  const Eigen::VectorXd v = problem.v_star + local.MinvJt * accelerated.r;
-  EXPECT_LT((v - accelerated.v).norm(), 1e-10 * (1 + v.norm()));
+  ExpectAssembledCertificate(problem, accelerated, 1e-9, 1e-11, 1e-10);
   // Some contacts slide and some open, so the map is only piecewise smooth: the history restarts.
   EXPECT_GT(accelerated.acceleration.restarts, 0);
   EXPECT_LT(accelerated.sweeps, plain.sweeps / 2) << plain.sweeps;
