@@ -59,7 +59,8 @@ Scene MakeScene() {
   s.v = Eigen::VectorXd::Zero(s.model.nv);
   s.v[2] = -0.3;     // the bottom sphere moving into the ground
   s.v[6 + 0] = 0.2;  // the middle one sliding sideways
-  const auto add = [&](int a, int b, Eigen::Vector3d p, Eigen::Vector3d n, double phi, double mu) {
+  const auto add = [&](int a, int b, const Eigen::Vector3d& p, const Eigen::Vector3d& n, double phi,
+                       double mu) {
     geometry::Contact c;
     c.body_a = a;
     c.body_b = b;
