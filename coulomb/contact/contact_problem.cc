@@ -433,31 +433,15 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   p.frames.resize(rows);
   p.contact_blocks.resize(rows);
   // Only contacts between root free bodies (or the world), no limit rows: J is written in place.
-  bool direct = p.limit_contacts.empty();
-  int entry_count = 0;
-  for (int k = 0; k < nc && direct; ++k) {
-    const Contact& c = set.contacts[k];
-    direct = BetweenFloatingBodies(model, c);
-    entry_count += 18 * ((c.body_a >= 0 ? 1 : 0) + (c.body_b >= 0 ? 1 : 0));
-  }
-  int written = 0;
-  if (direct) {
-    math::ResizeKeepingStorage(p.J, 3 * rows, model.nv);
-    math::ResizeNonZerosGrowing(p.J, entry_count);
-  }
+  ContactRowsTarget target{p.J, entries, p.contact_columns};
+  target.in_place = p.limit_contacts.empty() && BeginRowsInPlace(model, set, model.nv, p.J);
   for (int k = 0; k < nc; ++k) {
     const Contact& c = set.contacts[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
     p.frames[k] = frame;
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
-    if (direct) {
-      WriteFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, p.J, written);
-    } else if (BetweenFloatingBodies(model, c)) {
-      AddFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, entries);
-    } else {
-      AddTreeContactRows(model, data, k, c, frame, p.contact_columns, entries);
-    }
+    AddContactJacobianRows(model, data, k, c, frame, target);
     p.contact_blocks[k] = {c.body_a < 0 ? -1 : data.block_of_body[c.body_a],
                            c.body_b < 0 ? -1 : data.block_of_body[c.body_b]};
     p.phi[k] = c.phi;
@@ -466,8 +450,8 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
     p.compliance[k] = c.compliance;
   }
   AddLimitContacts(model, data, q, nc, p);
-  if (direct) {
-    p.J.outerIndexPtr()[3 * rows] = written;
+  if (target.in_place) {
+    p.J.outerIndexPtr()[3 * rows] = target.written;
   } else {
     math::AssignFromTriplets(entries, 3 * p.num_contacts(), model.nv, p.J);
   }

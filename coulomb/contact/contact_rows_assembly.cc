@@ -2,6 +2,8 @@
 
 #include "coulomb/contact/contact_rows_assembly.h"
 
+#include <array>
+
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::contact {
@@ -58,8 +60,6 @@ Eigen::Matrix<double, 3, 6> FloatingBodyRows(const multibody::Data& data, int bo
   return rows;
 }
 
-}  // namespace
-
 // Contact k's rows on any two trees: the frame Jacobian's columns on each body's path to its
 // root (duplicates, in one tree, summed), sorted into storage order.
 void AddTreeContactRows(const multibody::Model& model, const multibody::Data& data, int k,
@@ -87,6 +87,14 @@ bool BetweenFloatingBodies(const multibody::Model& model, const geometry::Contac
   const auto floating_or_world = [&](int body) { return body < 0 || IsRootFloating(model, body); };
   return floating_or_world(c.body_a) && floating_or_world(c.body_b) && c.body_a != c.body_b;
 }
+
+// Such a contact's rows: its sides' 3 × 6 blocks and first columns, the lower columns first
+// (storage order); `count` sides with velocities.
+struct FloatingBlocks {
+  std::array<Eigen::Matrix<double, 3, 6>, 2> rows;
+  std::array<int, 2> column{};
+  int count = 0;
+};
 
 FloatingBlocks FloatingContactBlocks(const multibody::Model& model, const multibody::Data& data,
                                      const geometry::Contact& c, const Eigen::Matrix3d& frame) {
@@ -127,6 +135,33 @@ void WriteFloatingContactRows(const FloatingBlocks& blocks, int k,
         J.valuePtr()[at] = blocks.rows[s](row, j);
       }
     }
+  }
+}
+
+}  // namespace
+
+bool BeginRowsInPlace(const multibody::Model& model, const geometry::ContactSet& set, int nv,
+                      Eigen::SparseMatrix<double, Eigen::RowMajor>& J) {
+  int entries = 0;
+  for (const geometry::Contact& c : set.contacts) {
+    if (!BetweenFloatingBodies(model, c)) return false;
+    entries += 18 * ((c.body_a >= 0 ? 1 : 0) + (c.body_b >= 0 ? 1 : 0));
+  }
+  math::ResizeKeepingStorage(J, 3 * static_cast<Eigen::Index>(set.contacts.size()), nv);
+  math::ResizeNonZerosGrowing(J, entries);
+  return true;
+}
+
+void AddContactJacobianRows(const multibody::Model& model, const multibody::Data& data, int k,
+                            const geometry::Contact& c, const Eigen::Matrix3d& frame,
+                            ContactRowsTarget& target) {
+  if (target.in_place) {
+    WriteFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, target.J,
+                             target.written);
+  } else if (BetweenFloatingBodies(model, c)) {
+    AddFloatingContactRows(FloatingContactBlocks(model, data, c, frame), k, target.entries);
+  } else {
+    AddTreeContactRows(model, data, k, c, frame, target.columns, target.entries);
   }
 }
 
