@@ -24,8 +24,10 @@
 
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/multibody/dynamics.h"
+#include "coulomb/sim/simulate.h"
 #include "coulomb/sim/step.h"
 
 namespace {
@@ -86,18 +88,22 @@ struct Row {
   double factor_share = 0;            // of solve time, SAP only
   double settled_factorizations = 0;  // SAP only: fewer than iterations when factors are reused
   double max_penetration = 0;
+  int threads = 1;
+  std::uint64_t state_hash = 0;  // of the final state: equal for every thread count
 };
 
 Row Run(int bodies, const Formulation* formulation, double dt, double duration,
-        const FormulationSettings& base) {
+        const FormulationSettings& base, int threads) {
   Expected<sim::Scene> loaded = io::ParseScene(ClutterScene(bodies, dt, duration), "clutter", ".");
   if (!loaded.ok()) throw std::runtime_error(loaded.error().ToString());
   sim::Scene scene = std::move(loaded.value());
   scene.model.settings = base;
   scene.model.settings.formulation = formulation;
   sim::Data data = sim::MakeData(scene.model, scene.initial);
+  data.workers = ThreadPool(threads);
   Row row;
   row.bodies = bodies;
+  row.threads = threads;
   row.formulation = std::string(formulation->name);
   row.steps = scene.NumSteps();
   const int settled_from = row.steps - row.steps / 3;
@@ -125,22 +131,25 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
     }
   }
   row.factor_share = solve > 0 ? factor / solve : 0;
+  row.state_hash = sim::HashState(data.state);
   return row;
 }
 
 void PrintHeader() {
   fmt::print(
-      "| bodies | formulation | steps | failed | µs/step (all) | µs/step (settled) | "
+      "| bodies | formulation | threads | steps | failed | µs/step (all) | µs/step (settled) | "
       "iterations/step (settled) | factorizations/step (settled) | contacts (settled) | "
-      "factorization share | max penetration (m) "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "factorization share | max penetration (m) | state hash "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void PrintRow(const Row& r) {
   fmt::print(
-      "| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} |\n",
-      r.bodies, r.formulation, r.steps, r.failed, r.mean_us, r.settled_us, r.settled_iterations,
-      r.settled_factorizations, r.settled_contacts, 100 * r.factor_share, r.max_penetration);
+      "| {} | {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} | "
+      "{:016x} |\n",
+      r.bodies, r.formulation, r.threads, r.steps, r.failed, r.mean_us, r.settled_us,
+      r.settled_iterations, r.settled_factorizations, r.settled_contacts, 100 * r.factor_share,
+      r.max_penetration, r.state_hash);
   std::fflush(stdout);
 }
 
@@ -200,6 +209,8 @@ void Report(const std::vector<Row>& rows, const std::string& json_path) {
   for (const Row& r : rows) {
     out.push_back({{"bodies", r.bodies},
                    {"formulation", r.formulation},
+                   {"threads", r.threads},
+                   {"state_hash", fmt::format("{:016x}", r.state_hash)},
                    {"steps", r.steps},
                    {"failed_steps", r.failed},
                    {"mean_step_us", r.mean_us},
@@ -227,6 +238,7 @@ int Run(int argc, char** argv) {
   coulomb::UseSingleThreadedNumerics();
   CLI::App app{"Clutter benchmark: SAP vs cone vs velocity-LCP on piles of boxes and spheres"};
   std::vector<int> sizes = {100, 500, 2000};
+  std::vector<int> thread_counts = {1};
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
   int max_lcp = 100, max_cone = 500;
@@ -236,6 +248,10 @@ int Run(int argc, char** argv) {
   app.add_option("--formulations", formulations, "formulations to run")->delimiter(',');
   app.add_option("--duration", duration, "simulated time per run, s");
   app.add_option("--dt", dt, "time step, s");
+  app.add_option("--threads", thread_counts,
+                 "thread counts to run each scene with (the answers agree bit for bit)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-bodies-lcp", max_lcp, "largest scene run under velocity-lcp");
   app.add_option("--max-bodies-cone", max_cone, "largest scene run under cone");
   app.add_option("--lcp-solver", options.lcp_solver,
@@ -268,13 +284,15 @@ int Run(int argc, char** argv) {
         return 2;
       }
       if ((name == "velocity-lcp" && n > max_lcp) || (name == "cone" && n > max_cone)) continue;
-      try {
-        rows.push_back(Run(n, formulation, dt, duration, *settings));
-      } catch (const std::exception& e) {  // the generated scene failed to load
-        fmt::print(stderr, "{} bodies, {}: {}\n", n, name, e.what());
-        return 1;
+      for (const int threads : thread_counts) {
+        try {
+          rows.push_back(Run(n, formulation, dt, duration, *settings, threads));
+        } catch (const std::exception& e) {  // the generated scene failed to load
+          fmt::print(stderr, "{} bodies, {}: {}\n", n, name, e.what());
+          return 1;
+        }
+        PrintRow(rows.back());  // as soon as it is done: a 2 000-body run takes long
       }
-      PrintRow(rows.back());  // as soon as it is done: a 2 000-body run takes long
     }
   }
   Report(rows, json_path);

@@ -100,6 +100,11 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   run_cmd->add_flag("--json", run.json, "print the run summary as JSON on stdout");
   run_cmd->add_flag("--force", run.force, "replace existing output files");
   run_cmd->add_flag("--quiet", run.quiet, "no progress display");
+  run_cmd
+      ->add_option("--threads", run.threads,
+                   "threads the step runs on (default: the machine's cores); every count gives "
+                   "the same answer, bit for bit")
+      ->check(CLI::PositiveNumber);
   return run_cmd;
 }
 

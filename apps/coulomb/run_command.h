@@ -22,6 +22,7 @@ struct RunOptions {
   bool json = false;                       // print the summary JSON on stdout
   bool force = false;                      // replace existing output files
   bool quiet = false;                      // no progress display
+  int threads = 0;                         // the step's threads; 0: the machine's cores
 };
 
 // Exit codes: 0 every step solved, 1 some steps failed (the summary says which first),

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/complementarity/friction_cone.h"
 #include "coulomb/complementarity/friction_contact_problem.h"
 #include "coulomb/complementarity/lcp_result.h"
@@ -25,6 +26,7 @@
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/sticking_step.h"
 #include "coulomb/formulations/sweep_acceleration.h"
+#include "coulomb/formulations/sweep_levels.h"
 #include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
@@ -133,6 +135,11 @@ struct ContactSweepParams {
   // more than `accelerated_island_contacts` contacts; 0: plain sweeps.
   int acceleration_depth = 0;
   int accelerated_island_contacts = 64;
+  // With `workers` of more than one thread, islands of at least `levelled_island_contacts`
+  // contacts are swept level by level on them (sweep_levels.h), with the sequential sweep's
+  // answer to the bit; smaller islands, and every island on one thread, in order on the caller's.
+  ThreadPool* workers = nullptr;
+  int levelled_island_contacts = 256;
 };
 
 struct ContactSweepResult {
@@ -150,8 +157,10 @@ struct ContactSweepResult {
   // once it is too large to accept; WarmStartError gives it exactly.
   double warm_error = 0;
   int sticking_steps = 0;          // islands a sticking step solved
+  int levelled_islands = 0;        // islands swept level by level on the workers
   StickingScratch sticking;        // storage only
   SweepAcceleration acceleration;  // storage only
+  SweepLevels levels;              // storage only
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 
@@ -163,6 +172,9 @@ struct ContactSweepWorkspace {
   FrictionContactProblem small;
   math::TripletBuffer small_entries;
   Eigen::VectorXd warm_v;  // WarmStartError's scratch
+  // The run's worker threads (sim::Data::workers), set by the stepper before each step; null:
+  // one thread.
+  ThreadPool* workers = nullptr;
 };
 
 // Room for `capacity` in the rows and the sweeps' iterates: sweeps over up to that many contacts

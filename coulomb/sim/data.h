@@ -1,7 +1,8 @@
 #pragma once
 // Everything a run of a Model changes (docs/DESIGN.md, "Model and Data"): the state, the clock,
 // the dynamics caches, the warm starts, every workspace of the step and the last step's report.
-// One Data belongs to one run and one thread at a time; a Model is shared by any number of them.
+// One Data belongs to one run and one calling thread at a time (its `workers` are its own); a
+// Model is shared by any number of them.
 // A copy of a Data steps on exactly as the original would (its SAP factor is refactored from the
 // matrix it was made from).
 
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/fem/fem_model.h"
 #include "coulomb/formulations/formulation.h"
@@ -66,6 +68,9 @@ struct Data {
   FormulationWorkspace formulation;  // what the formulation keeps between steps
   StepWorkspace step;
   StepReport report;  // the last step's (Step returns it by reference)
+  // The threads the step's parallel stages run on (one: none besides the caller's). Any number
+  // gives the same answer, bit for bit (docs/determinism.md); a copy has threads of its own.
+  ThreadPool workers;
 };
 
 // A Data at `initial`, its clock starting at initial.time, with room for

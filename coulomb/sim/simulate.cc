@@ -232,6 +232,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   const Stopwatch clock;
   RunTally tally;
   Data data = StartRun(scene, control.resume, tally);
+  data.workers = ThreadPool(control.threads);
   const State& state = data.state;
   const Model& model = scene.model;
   const int first_step = static_cast<int>(data.steps);

@@ -83,6 +83,8 @@ struct RunControl {
   // Receives each checkpoint; returns "" or why it could not be kept. A checkpoint that cannot
   // be kept stops the run (RunSummary::stopped): going on would lose what the user asked to keep.
   std::function<std::string(const RunCheckpoint&)> on_checkpoint;
+  // The threads the step runs on (sim::Data::workers): the answer is the same for any number.
+  int threads = 1;
 };
 
 // Runs scene.NumSteps() steps from scene.initial, or from control.resume to the same end.

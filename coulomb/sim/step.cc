@@ -160,6 +160,7 @@ void SolveStep(const Model& model, Data& data) {
       WarmStartLimitContacts(w.problem.limit_contacts, data.state.contacts,
                              w.warm_start.tail(w.warm_start.size() - geometric));
     }
+    data.formulation.sweeps.workers = &data.workers;  // a copied Data's own, not the original's
     formulation.solve(w.problem, model.settings, w.warm_start, data.formulation, w.solution);
   }
   const ContactSolution& solution = w.solution;

@@ -110,6 +110,7 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     p.tolerance = params.settings.pgs.acceptance_tolerance;
     p.max_sweeps = params.settings.pgs.max_sweeps;
     p.stall_sweeps = params.settings.pgs.max_sweeps;
+    p.workers = ws.workers;
     SolveContactSweeps(ws.rows, p, warm_start, ws.result);
     TakeSweepResult(ws.result, out);
     if (too_large) {
