@@ -88,6 +88,9 @@ struct Row {
   double factor_share = 0;            // of solve time, SAP only
   double settled_factorizations = 0;  // SAP only: fewer than iterations when factors are reused
   double max_penetration = 0;
+  // Shares of the settled steps' time: contact detection, assembly (mass matrix, Jacobians,
+  // free motion), the solve; the rest is advancing the state.
+  double collision_share = 0, assembly_share = 0, solve_share = 0;
   int threads = 1;
   std::uint64_t state_hash = 0;  // of the final state: equal for every thread count
 };
@@ -108,6 +111,7 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
   row.steps = scene.NumSteps();
   const int settled_from = row.steps - row.steps / 3;
   double solve = 0, factor = 0;
+  sim::StepProfile settled;
   for (int step = 0; step < row.steps; ++step) {
     const sim::StepReport& r = sim::Step(scene.model, data);
     const double us = 1e6 * r.profile.Total();
@@ -124,6 +128,10 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
       row.settled_iterations += r.iterations / n;
       row.settled_factorizations += r.factorizations / n;
       row.settled_contacts += r.num_contacts() / n;
+      settled.collision += r.profile.collision;
+      settled.assembly += r.profile.assembly;
+      settled.solve += r.profile.solve;
+      settled.advance += r.profile.advance;
     }
     if (step % 50 == 0) {
       fmt::print(stderr, "  {} bodies {}: step {}/{}, {} contacts, {:.0f} us, {} iterations\n",
@@ -131,6 +139,11 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
     }
   }
   row.factor_share = solve > 0 ? factor / solve : 0;
+  if (const double total = settled.Total(); total > 0) {
+    row.collision_share = settled.collision / total;
+    row.assembly_share = settled.assembly / total;
+    row.solve_share = settled.solve / total;
+  }
   row.state_hash = sim::HashState(data.state);
   return row;
 }
@@ -139,17 +152,18 @@ void PrintHeader() {
   fmt::print(
       "| bodies | formulation | threads | steps | failed | µs/step (all) | µs/step (settled) | "
       "iterations/step (settled) | factorizations/step (settled) | contacts (settled) | "
-      "factorization share | max penetration (m) | state hash "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "factorization share | collision / assembly / solve (settled) | max penetration (m) | "
+      "state hash |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void PrintRow(const Row& r) {
   fmt::print(
-      "| {} | {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | {:.2e} | "
-      "{:016x} |\n",
+      "| {} | {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | "
+      "{:.0f} / {:.0f} / {:.0f} % | {:.2e} | {:016x} |\n",
       r.bodies, r.formulation, r.threads, r.steps, r.failed, r.mean_us, r.settled_us,
       r.settled_iterations, r.settled_factorizations, r.settled_contacts, 100 * r.factor_share,
-      r.max_penetration, r.state_hash);
+      100 * r.collision_share, 100 * r.assembly_share, 100 * r.solve_share, r.max_penetration,
+      r.state_hash);
   std::fflush(stdout);
 }
 
@@ -218,6 +232,9 @@ void Report(const std::vector<Row>& rows, const std::string& json_path) {
                    {"settled_iterations", r.settled_iterations},
                    {"settled_contacts", r.settled_contacts},
                    {"factor_share", r.factor_share},
+                   {"collision_share", r.collision_share},
+                   {"assembly_share", r.assembly_share},
+                   {"solve_share", r.solve_share},
                    {"settled_factorizations", r.settled_factorizations},
                    {"max_penetration", r.max_penetration},
                    {"mean_iterations", r.iterations},

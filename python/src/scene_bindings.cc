@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/io/run_outputs.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/io/scene_settings.h"
@@ -87,6 +88,7 @@ Data MakeData(const Model& model) {
   Data d;
   d.model = model.model;
   d.data = sim::MakeData(*model.model, model.scene->initial);
+  d.data.workers = ThreadPool(HardwareThreads());  // as `coulomb run`: every core
   d.tau = Eigen::VectorXd::Zero(model.model->multibody.nv);
   return d;
 }
@@ -358,6 +360,17 @@ void RegisterData(py::module_& m) {
           "simulated time, s")
       .def_property_readonly(
           "steps", [](const Data& d) { return d.data.steps; }, "steps taken since the time was set")
+      .def_property(
+          "threads", [](const Data& d) { return d.data.workers.size(); },
+          [](Data& d, int threads) {
+            if (threads < 1) {
+              throw py::value_error(fmt::format("threads = {} must be at least 1", threads));
+            }
+            const std::unique_lock<std::mutex> claimed = Claim(d);
+            d.data.workers = ThreadPool(threads);
+          },
+          "threads a step runs on (make_data: the machine's cores); every count gives the same "
+          "answer, bit for bit")
       .def(
           "reserve_contacts",
           [](Data& d, int contacts) {

@@ -242,6 +242,22 @@ def test_threads_step_their_own_data_of_one_model_concurrently():
     assert first == alone and second == alone
 
 
+def test_the_step_s_threads_change_no_bit_of_the_answer():
+    # The bin's landing: one island of 500+ contacts, swept level by level on the workers.
+    model = coulomb.load(SCENES / "bin.yaml")
+    hashes = []
+    for threads in (1, 2):
+        data = model.make_data()
+        assert data.threads >= 1
+        data.threads = threads
+        assert data.threads == threads
+        coulomb.step(model, data, n=200)
+        hashes.append(data.state_hash())
+    assert hashes[0] == hashes[1]
+    with pytest.raises(ValueError, match="threads = 0"):
+        data.threads = 0
+
+
 def test_one_data_stepped_from_two_threads_at_once_raises():
     import threading
     model = coulomb.load(SCENES / "pyramid.yaml")
