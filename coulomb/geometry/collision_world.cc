@@ -202,7 +202,7 @@ void FindContacts(const CollisionWorld& world, const std::vector<math::Transform
                                bodies);
   };
   std::vector<std::pair<int, int>>& pairs = scratch.pairs;
-  FindCandidatePairs(boxes, keep, scratch.order, pairs);
+  FindCandidatePairs(boxes, keep, scratch.broad_phase, pairs);
   out.candidate_pairs = static_cast<int>(pairs.size());
   std::vector<ContactPoint>& points = scratch.points;
   for (auto [i, j] : pairs) {

@@ -92,7 +92,7 @@ ContactDetection FindContacts(const CollisionWorld& world,
 struct CollisionScratch {
   std::vector<math::Transform> X_WG;
   std::vector<Aabb> boxes;
-  std::vector<int> order;
+  BroadPhaseScratch broad_phase;
   std::vector<std::pair<int, int>> pairs;
   std::vector<ContactPoint> points;
 };

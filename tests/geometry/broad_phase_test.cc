@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "coulomb/base/random.h"
 #include "coulomb/geometry/narrow_phase.h"
 
@@ -28,6 +31,42 @@ TEST(BroadPhase, SweepAndPruneFindsExactlyTheOverlappingPairs) {
   }
   EXPECT_EQ(FindCandidatePairs(boxes), brute);
   EXPECT_GE(brute.size(), 300u);
+}
+
+// Above kGridBoxes the grid: a pile's worth of boxes of mixed sizes (points, a few far larger
+// than the rest), unbounded half-spaces, long walls, a box with a non-finite pose and boxes far
+// from the origin, against every pair tested.
+TEST(BroadPhase, TheGridFindsExactlyTheOverlappingPairs) {
+  SplitMix64 rng(11);
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 3000; ++i) {
+    const Eigen::Vector3d c(rng.Uniform(-2, 2), rng.Uniform(-2, 2), rng.Uniform(0, 3));
+    const double size = i % 97 == 0   ? rng.Uniform(0.5, 1.5)     // larger than any cell
+                        : i % 89 == 0 ? 0.0                       // a point
+                                      : rng.Uniform(0.02, 0.12);  // the pile
+    const Eigen::Vector3d h(size * rng.Uniform(0.3, 1), size * rng.Uniform(0.3, 1), size / 2);
+    boxes.push_back(Aabb{c - h, c + h});
+  }
+  boxes.push_back(Aabb{});  // the ground: unbounded
+  boxes.push_back(Aabb{Eigen::Vector3d(-2.1, -2.1, 0), Eigen::Vector3d(-1.9, 2.1, 3)});  // a wall
+  boxes.push_back(Aabb{Eigen::Vector3d::Constant(NAN), Eigen::Vector3d::Constant(NAN)});
+  boxes.push_back(Aabb{Eigen::Vector3d::Constant(1e9), Eigen::Vector3d::Constant(1e9 + 0.1)});
+  boxes.push_back(Aabb{Eigen::Vector3d::Constant(1e9 + 0.05), Eigen::Vector3d::Constant(1e9 + 1)});
+  std::vector<std::pair<int, int>> brute;
+  for (int i = 0; i < static_cast<int>(boxes.size()); ++i) {
+    for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j) {
+      if (boxes[i].Overlaps(boxes[j]) && (i + j) % 7 != 0) brute.emplace_back(i, j);
+    }
+  }
+  BroadPhaseScratch scratch;
+  std::vector<std::pair<int, int>> pairs;
+  for (int pass = 0; pass < 2; ++pass) {  // the second reuses the scratch
+    FindCandidatePairs(
+        boxes, [](int i, int j) { return (i + j) % 7 != 0; }, scratch, pairs);
+    EXPECT_EQ(pairs, brute);
+  }
+  EXPECT_GE(brute.size(), 5000u);
+  EXPECT_EQ(std::count(brute.begin(), brute.end(), std::make_pair(3003, 3004)), 1);  // far out
 }
 
 TEST(BroadPhase, AabbBoundsEveryContactWitness) {
