@@ -12,8 +12,8 @@ namespace {
 // the first position of each key (keys + 1 entries).
 void SortByKey(std::span<const int> items, const std::vector<int>& key, int keys,
                std::vector<int>& start, int* out) {
-  start.assign(static_cast<std::size_t>(keys + 1), 0);
-  for (std::size_t i = 0; i < items.size(); ++i) ++start[static_cast<std::size_t>(key[i] + 1)];
+  start.assign(static_cast<std::size_t>(keys) + 1, 0);
+  for (std::size_t i = 0; i < items.size(); ++i) ++start[static_cast<std::size_t>(key[i]) + 1];
   for (std::size_t l = 1; l < start.size(); ++l) start[l] += start[l - 1];
   for (std::size_t i = 0; i < items.size(); ++i)
     out[start[static_cast<std::size_t>(key[i])]++] = items[i];
