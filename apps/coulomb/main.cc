@@ -102,8 +102,8 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   run_cmd->add_flag("--quiet", run.quiet, "no progress display");
   run_cmd
       ->add_option("--threads", run.threads,
-                   "threads the step runs on (default: the machine's cores); every count gives "
-                   "the same answer, bit for bit")
+                   "threads the step runs on (default 1: on 2 cores a second thread gains "
+                   "0-35 % on large piles so far); every count gives the same answer, bit for bit")
       ->check(CLI::PositiveNumber);
   return run_cmd;
 }

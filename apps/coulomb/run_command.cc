@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "coulomb/base/thread_pool.h"
 #include "coulomb/io/checkpoint_file.h"
 #include "coulomb/io/html_replay.h"
 #include "coulomb/io/run_outputs.h"
@@ -280,7 +279,7 @@ int RunScene(const RunOptions& given) {
   control.resume = plan.resume ? &plan.resume->checkpoint : nullptr;
   control.checkpoint_every = plan.every_steps;
   control.checkpoint_at_end = !plan.path.empty();
-  control.threads = options.threads > 0 ? options.threads : HardwareThreads();
+  control.threads = options.threads;
   int last_checkpoint = -1;
   if (!plan.path.empty()) {
     control.on_checkpoint = [&](const sim::RunCheckpoint& checkpoint) {

@@ -59,7 +59,4 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
-// The machine's cores as the C++ runtime reports them (at least 1).
-int HardwareThreads();
-
 }  // namespace coulomb

@@ -88,7 +88,6 @@ Data MakeData(const Model& model) {
   Data d;
   d.model = model.model;
   d.data = sim::MakeData(*model.model, model.scene->initial);
-  d.data.workers = ThreadPool(HardwareThreads());  // as `coulomb run`: every core
   d.tau = Eigen::VectorXd::Zero(model.model->multibody.nv);
   return d;
 }
@@ -369,7 +368,7 @@ void RegisterData(py::module_& m) {
             const std::unique_lock<std::mutex> claimed = Claim(d);
             d.data.workers = ThreadPool(threads);
           },
-          "threads a step runs on (make_data: the machine's cores); every count gives the same "
+          "threads a step runs on (make_data: 1, as `coulomb run`); every count gives the same "
           "answer, bit for bit")
       .def(
           "reserve_contacts",
