@@ -52,12 +52,11 @@ inline std::uint64_t CellKey(std::int64_t x, std::int64_t y, std::int64_t z) {
          static_cast<std::uint64_t>(z + kCellRange);
 }
 
-template <class Filter>
-void Grid(const std::vector<Aabb>& boxes, Filter& filter, BroadPhaseScratch& s,
-          std::vector<std::pair<int, int>>& pairs) {
+// Each box's largest side into s.extents (−1: not finite), and the grid's cell: as large as the
+// largest box of at most twice the median size, so that the grid's boxes span at most two cells
+// per axis and the few larger ones go to the list of large boxes.
+inline double CellSize(const std::vector<Aabb>& boxes, BroadPhaseScratch& s) {
   const int n = static_cast<int>(boxes.size());
-  // A cell is as large as the largest box of at most twice the median size: the grid's boxes
-  // then span at most two cells per axis, and the few larger ones go to the list.
   s.extents.resize(static_cast<std::size_t>(n));
   s.sorted_extents.clear();
   for (int i = 0; i < n; ++i) {
@@ -75,7 +74,14 @@ void Grid(const std::vector<Aabb>& boxes, Filter& filter, BroadPhaseScratch& s,
       if (e <= limit) cell = std::max(cell, e);
     }
   }
-  if (!(cell > 0)) cell = 1;  // points only: any cell holds them
+  return cell > 0 ? cell : 1.0;  // points only: any cell holds them
+}
+
+template <class Filter>
+void Grid(const std::vector<Aabb>& boxes, Filter& filter, BroadPhaseScratch& s,
+          std::vector<std::pair<int, int>>& pairs) {
+  const int n = static_cast<int>(boxes.size());
+  const double cell = CellSize(boxes, s);
   s.large.clear();
   s.cells.clear();
   for (int i = 0; i < n; ++i) {
