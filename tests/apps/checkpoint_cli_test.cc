@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -62,8 +63,16 @@ void WaitForLines(const std::filesystem::path& path, std::size_t count) {
   }
 }
 
+// The whole file as text, so that a last line without its newline can be seen.
+std::string Text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 // Outputs are written as the run goes: Ctrl-C ends a long run after the step in progress with
-// every output written and exit 130; SIGKILL leaves the frames computed so far, each row whole.
+// every output written and exit 130; SIGKILL leaves the frames computed so far, every line that
+// ends in a newline a whole row. Linux stops a write to a file between two pages once the writer
+// is killed, so a kill in the middle of a row's write leaves that one row cut, with no newline.
 TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
   const auto dir = coulomb::testing::TempPath("coulomb_interrupted_run");
   std::filesystem::remove_all(dir);
@@ -84,8 +93,14 @@ TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
     const auto commas = [](const std::string& line) {
       return std::count(line.begin(), line.end(), ',');
     };
-    for (const std::string& row : trajectory) EXPECT_EQ(commas(row), commas(trajectory[0]));
+    const std::string text = Text(out / "trajectory.csv");
+    const bool cut = !text.empty() && text.back() != '\n';
+    for (std::size_t i = 0; i + (cut ? 1 : 0) < trajectory.size(); ++i) {
+      EXPECT_EQ(commas(trajectory[i]), commas(trajectory[0])) << "row " << i;
+    }
+    if (cut) EXPECT_LT(commas(trajectory.back()), commas(trajectory[0]));
     if (signal == SIGINT) {
+      EXPECT_FALSE(cut);
       ASSERT_TRUE(WIFEXITED(status));
       EXPECT_EQ(WEXITSTATUS(status), 130);
       std::ifstream summary_file(out / "summary.json");
