@@ -98,7 +98,9 @@ TEST(CheckpointCli, InterruptedOrKilledRunKeepsTheFramesItComputed) {
     for (std::size_t i = 0; i + (cut ? 1 : 0) < trajectory.size(); ++i) {
       EXPECT_EQ(commas(trajectory[i]), commas(trajectory[0])) << "row " << i;
     }
-    if (cut) EXPECT_LT(commas(trajectory.back()), commas(trajectory[0]));
+    if (cut) {
+      EXPECT_LT(commas(trajectory.back()), commas(trajectory[0]));
+    }
     if (signal == SIGINT) {
       EXPECT_FALSE(cut);
       ASSERT_TRUE(WIFEXITED(status));
