@@ -27,7 +27,7 @@ CLI::App* AddSolveCommand(CLI::App& app, coulomb::app::SolveOptions& solve) {
   solve_cmd
       ->add_option("--solver", solve.solver,
                    "LCP: lemke | fip | ipm | newton | pgs | enum | portfolio | all; frictional "
-                   "contact: nsgs | nsn | ppa | portfolio | all")
+                   "contact: nsgs | nsn | ppa | ipm | portfolio | all")
       ->capture_default_str();
   solve_cmd->add_flag("--json", solve.json, "one JSON object per solver on stdout");
   solve_cmd->add_option("--seed", solve.seed, "seed of Lemke's restart covering vectors")

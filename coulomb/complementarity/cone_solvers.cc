@@ -14,11 +14,12 @@
 namespace coulomb {
 namespace {
 
-constexpr NameTable<ConeSolverKind, 4> kNames = {{
+constexpr NameTable<ConeSolverKind, 5> kNames = {{
     {ConeSolverKind::kNsgs, "nsgs"},
     {ConeSolverKind::kNewton, "nsn"},
     {ConeSolverKind::kProximal, "ppa"},
     {ConeSolverKind::kPortfolio, "portfolio"},
+    {ConeSolverKind::kInteriorPoint, "ipm"},
 }};
 
 // While W is small enough to factor densely: NSGS and PPA-Newton alternate, each starting from
@@ -168,6 +169,24 @@ void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSetti
                 ColdProbes(problem, settings, nsgs, newton, workspace, probes, best)) {
     return;
   }
+  if (warm_start.size() != problem.q.size() && settings.portfolio_cold_ipm) {
+    // Cold, and the probes did not solve it: the interior-point method (measured in
+    // docs/peers/problems.md to certify every shared problem in 6–65 iterations, where the
+    // NSGS/PPA alternation below takes up to 7× longer on the capsule and box-stack sets).
+    ConeInteriorPointParams ipm = settings.ipm;
+    ipm.tolerance = settings.tolerance;
+    ipm.deadline = newton.deadline;
+    FrictionContactResult interior = SolveConeInteriorPoint(problem, ipm, workspace);
+    probes.iterations += interior.iterations;
+    probes.seconds += interior.seconds;
+    if (interior.solved() || interior.error < best.error) {
+      best = std::move(interior);
+      best.solver = "portfolio/ipm";
+    }
+    best.iterations = probes.iterations;
+    best.seconds = probes.seconds;
+    if (best.solved()) return;
+  }
   const int probe_iterations = probes.iterations;
   const double probe_seconds = probes.seconds;
   nsgs.max_sweeps = std::min(nsgs.max_sweeps, settings.portfolio_nsgs_sweeps);
@@ -255,6 +274,14 @@ void SolveFrictionContact(const FrictionContactProblem& problem, ConeSolverKind 
     case ConeSolverKind::kPortfolio:
       SolvePortfolio(problem, settings, nsgs, newton, warm_start, workspace, result);
       return;
+    case ConeSolverKind::kInteriorPoint: {
+      // An interior-point method starts from the cones' axes: the warm start is not used.
+      ConeInteriorPointParams ipm = settings.ipm;
+      ipm.tolerance = settings.tolerance;
+      ipm.deadline = newton.deadline;
+      result = SolveConeInteriorPoint(problem, ipm, workspace);
+      return;
+    }
   }
   result = MakeBadFrictionContactResult("unknown", "unknown cone solver");
 }

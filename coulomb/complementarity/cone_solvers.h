@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "coulomb/complementarity/cone_interior_point.h"
 #include "coulomb/complementarity/friction_contact_result.h"
 #include "coulomb/complementarity/nonsmooth_newton.h"
 #include "coulomb/complementarity/nsgs.h"
@@ -13,10 +14,11 @@
 namespace coulomb {
 
 enum class ConeSolverKind {
-  kNsgs,       // "nsgs"      Gauss–Seidel with the exact one-contact solver
-  kNewton,     // "nsn"       Alart–Curnier semismooth Newton
-  kProximal,   // "ppa"       proximal point around NSN (rank-deficient W, tight tolerances)
-  kPortfolio,  // "portfolio" NSGS and PPA-NSN alternating; NSGS alone on large problems
+  kNsgs,           // "nsgs"      Gauss–Seidel with the exact one-contact solver
+  kNewton,         // "nsn"       Alart–Curnier semismooth Newton
+  kProximal,       // "ppa"       proximal point around NSN (rank-deficient W, tight tolerances)
+  kPortfolio,      // "portfolio" NSGS and PPA-NSN alternating; NSGS alone on large problems
+  kInteriorPoint,  // "ipm"   primal-dual interior point on De Saxcé's relaxation, Newton polish
 };
 
 std::string_view ToString(ConeSolverKind kind);
@@ -27,6 +29,7 @@ struct ConeSolverSettings {
   double tolerance = 1e-8;  // on the ABH error, for every solver below
   NsgsParams nsgs;
   NonsmoothNewtonParams newton;
+  ConeInteriorPointParams ipm;
   double proximal = 1e-2;           // σ / max diag(W) for "ppa" and the portfolio's second stage
   int portfolio_nsgs_sweeps = 200;  // the portfolio's NSGS stage, after PPA
   // PPA factors the dense W at every Newton iteration: above this many contact rows the
@@ -45,7 +48,10 @@ struct ConeSolverSettings {
   // sweeps, else plain semismooth Newton, at most portfolio_cold_newton iterations
   // (cone_solvers.cc, ColdProbes, says what each is measured to win). 0 turns them off.
   int portfolio_cold_sweeps = 100;
-  int portfolio_cold_newton = 30;
+  int portfolio_cold_newton = 15;
+  // Without a warm start, when the probes fail: the interior-point method before the
+  // alternation (cone_interior_point.h).
+  bool portfolio_cold_ipm = true;
   // Wall-time budget of one solve, s (+∞: none, the default for time stepping, which must stay
   // deterministic). When it runs out every solver returns its best iterate so far with status
   // time_limit and its error; `coulomb solve` gives each solve 10 s unless --time-limit says.

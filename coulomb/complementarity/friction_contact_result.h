@@ -11,7 +11,7 @@
 namespace coulomb {
 
 struct FrictionContactResult {
-  std::string solver;  // "nsgs", "nsn", "ppa", "portfolio/…"
+  std::string solver;  // "nsgs", "nsn", "ppa", "ipm", "portfolio/…"
   LcpStatus status = LcpStatus::kBadInput;
   Eigen::VectorXd r;   // impulses (or forces), normal first per contact
   Eigen::VectorXd u;   // W r + q

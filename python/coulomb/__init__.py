@@ -135,7 +135,7 @@ def solve_fc3d(W, q, mu, solver: str = "portfolio", tol: float = 1e-8) -> dict:
 
     W: (3 n_c, 3 n_c) array or SciPy sparse, q: (3 n_c,), mu: (n_c,) (each >= 0). Returns a dict
     with r, u, status ("solved" only when the ABH error is at most `tol`), solver, iterations,
-    error, seconds, message and certificate. Solvers: nsgs, nsn, ppa, portfolio."""
+    error, seconds, message and certificate. Solvers: nsgs, nsn, ppa, ipm, portfolio."""
     import numpy as np
 
     q = np.asarray(q, dtype=float)

@@ -87,7 +87,7 @@ py::dict SolveFc3dSparse(const Eigen::SparseMatrix<double>& W, const Eigen::Vect
   CheckTolerance(tolerance);
   const auto kind = ParseConeSolverKind(solver);
   if (!kind) {
-    throw py::value_error("unknown FC3D solver '" + solver + "' (nsgs, nsn, ppa, portfolio)");
+    throw py::value_error("unknown FC3D solver '" + solver + "' (nsgs, nsn, ppa, ipm, portfolio)");
   }
   FrictionContactProblem problem;
   problem.W = W;

@@ -174,7 +174,7 @@ TEST(SceneSettings, OverridesChangeTheSettingOrSayWhatIsWrong) {
   EXPECT_EQ(ApplySettingOverride("solver.ordering=colamd", scene),
             "solver.ordering: 'colamd' is not one of amd, metis");
   EXPECT_EQ(ApplySettingOverride("solver.name=dantzig", scene),
-            "solver.name: unknown cone solver 'dantzig' (nsgs, nsn, ppa, portfolio)");
+            "solver.name: unknown cone solver 'dantzig' (nsgs, nsn, ppa, ipm, portfolio)");
   EXPECT_NE(ApplySettingOverride("gravity=[0, 0", scene).find("is not a YAML value"),
             std::string::npos);
   EXPECT_EQ(scene.model.settings.cone.settings.tolerance, 1e-9);  // refused values changed nothing

@@ -10,7 +10,7 @@ namespace coulomb {
 namespace {
 
 // Every name select_solver takes (a test checks each one against it).
-constexpr std::string_view kConeSolverNames = "nsgs, nsn, ppa, portfolio";
+constexpr std::string_view kConeSolverNames = "nsgs, nsn, ppa, ipm, portfolio";
 
 }  // namespace
 
