@@ -148,6 +148,24 @@ void SpeculativeReach(const CollisionWorld& world, const std::vector<math::Vecto
   }
 }
 
+void CalcSpeculativeMotion(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
+                           const std::vector<math::Vector6d>& velocity, double h,
+                           const Eigen::Vector3d& gravity, SpeculativeMotion& motion) {
+  motion.time_step = h;
+  motion.slack = h * h * gravity.norm();
+  const std::size_t n = world.speculative ? world.geometries.size() : 0;
+  motion.linear.assign(n, Eigen::Vector3d::Zero());
+  motion.angular.assign(n, Eigen::Vector3d::Zero());
+  for (std::size_t i = 0; i < n; ++i) {
+    const CollisionGeometry& g = world.geometries[i];
+    if (g.body < 0) continue;
+    const Eigen::Matrix3d& R = X_world[g.body].R;
+    const Eigen::Vector3d v = velocity[g.body].head<3>(), w = velocity[g.body].tail<3>();
+    motion.linear[i] = R * (v + w.cross(g.X_BG.p));
+    motion.angular[i] = R * w;
+  }
+}
+
 ContactDetection FindContacts(const CollisionWorld& world,
                               const std::vector<math::Transform>& X_world,
                               const std::vector<double>& reach) {
@@ -174,11 +192,26 @@ bool AboveHalfSpace(const Aabb& box, const CollisionGeometry& b, const math::Tra
   return height - extent > reach + 1e-12 * (std::abs(height) + extent + 1.0);
 }
 
+// Whether the speculative point p of geometries a (origin at origin_a) and b can come within the
+// margin in the step: φ − h ‖v_a(witness_a) − v_b(witness_b)‖ − slack ≤ margin. The relative
+// speed, not only its normal part: within the step, impulses from the pair's other contacts can
+// turn any relative motion towards the gap (on the bin, keeping only pairs that approach along n
+// let SAP sink 0.14 mm at δt = 3 ms, against 0.01 mm).
+bool ClosesWithinStep(const SpeculativeMotion& motion, double margin, int a,
+                      const Eigen::Vector3d& origin_a, int b, const Eigen::Vector3d& origin_b,
+                      const ContactPoint& p) {
+  const Eigen::Vector3d v_a = motion.linear[a] + motion.angular[a].cross(p.witness_a - origin_a);
+  const Eigen::Vector3d v_b = motion.linear[b] + motion.angular[b].cross(p.witness_b - origin_b);
+  const double speed = (v_a - v_b).norm();
+  return p.phi - motion.time_step * speed - motion.slack <= margin;
+}
+
 }  // namespace
 
 void FindContacts(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
                   const std::vector<double>& reach, CollisionScratch& scratch,
-                  ContactDetection& out) {
+                  ContactDetection& out, const SpeculativeMotion* motion) {
+  if (motion != nullptr && motion->linear.size() != world.geometries.size()) motion = nullptr;
   out.contacts.contacts.clear();
   out.candidate_pairs = out.unsupported_pairs = 0;
   const int n = static_cast<int>(world.geometries.size());
@@ -221,6 +254,10 @@ void FindContacts(const CollisionWorld& world, const std::vector<math::Transform
       continue;
     }
     for (const ContactPoint& p : points) {
+      if (motion != nullptr && p.phi > world.margin &&
+          !ClosesWithinStep(*motion, world.margin, i, X_WG[i].p, j, X_WG[j].p, p)) {
+        continue;
+      }
       Contact c;
       c.body_a = a.body;
       c.body_b = b.body;

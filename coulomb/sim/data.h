@@ -40,6 +40,7 @@ State MakeRestState(const multibody::Model& model);
 // What a step reuses from the last one, so that a warm step allocates as little as it can.
 struct StepWorkspace {
   std::vector<double> reach;
+  geometry::SpeculativeMotion motion;
   geometry::CollisionScratch collision;
   geometry::ContactDetection detection;
   contact::ContactProblem problem;

@@ -102,7 +102,13 @@ void FindStepContacts(const Model& model, Data& data) {
   StepWorkspace& w = data.step;
   multibody::CalcForwardKinematics(model.multibody, data.multibody, data.state.q, data.state.v);
   geometry::SpeculativeReach(model.world, data.multibody.velocity, model.time_step, w.reach);
-  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, w.detection);
+  const bool relative = model.settings.formulation->supports.relative_speculative_contacts;
+  if (relative) {
+    geometry::CalcSpeculativeMotion(model.world, data.multibody.X_world, data.multibody.velocity,
+                                    model.time_step, model.multibody.gravity, w.motion);
+  }
+  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, w.detection,
+                         relative ? &w.motion : nullptr);
   report.unsupported_pairs = w.detection.unsupported_pairs;
   for (const geometry::Contact& c : w.detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);

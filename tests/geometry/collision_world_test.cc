@@ -190,6 +190,44 @@ TEST(CollisionWorld, SpeculativeReachFindsContactsTheStepCanClose) {
   EXPECT_EQ(SpeculativeReach(world, {velocity}, 0.015)[1], 0.0);
 }
 
+// Two balls 2 cm apart falling side by side at 4 m/s: each reaches 6 cm in a 15 ms step, so
+// their pair is found at φ = 2 cm, but with the pair's relative motion (SpeculativeMotion) it is
+// kept only when they move relative to each other fast enough to close the gap: not side by side,
+// not at 1 m/s apart (1.5 cm), yes at 2 m/s apart (3 cm) or spinning at 2 m/s; each falling ball
+// against the ground (5 cm below, 6 cm of travel) always.
+TEST(CollisionWorld, SpeculativeMotionKeepsOnlyPairsThatCanCloseTheirGap) {
+  CollisionWorld world;
+  world.Add({"ground", -1, HalfSpace{}, {}, 0.5});
+  world.Add({"left", 0, Sphere{0.1}, {}, 0.5});
+  world.Add({"right", 1, Sphere{0.1}, {}, 0.5});
+  const double h = 0.015;
+  const std::vector<Transform> poses = {At({0, 0, 0.15}), At({0.22, 0, 0.15})};
+  const auto found = [&](const std::vector<math::Vector6d>& velocity, bool relative) {
+    CollisionScratch scratch;
+    ContactDetection out;
+    SpeculativeMotion motion;
+    CalcSpeculativeMotion(world, poses, velocity, h, Eigen::Vector3d(0, 0, -9.81), motion);
+    FindContacts(world, poses, SpeculativeReach(world, velocity, h), scratch, out,
+                 relative ? &motion : nullptr);
+    int balls = 0, ground = 0;
+    for (const Contact& c : out.contacts.contacts) (c.body_b < 0 ? ground : balls) += 1;
+    return std::pair(balls, ground);
+  };
+  math::Vector6d fall = math::Vector6d::Zero();
+  fall[2] = -4;
+  std::vector<math::Vector6d> velocity = {fall, fall};
+  EXPECT_EQ(found(velocity, false), std::pair(1, 2));  // per-geometry reaches alone
+  EXPECT_EQ(found(velocity, true), std::pair(0, 2));   // no relative motion: dropped
+  velocity[1][0] = -1;  // right ball 1 m/s towards the left one: 1.5 cm < 2 cm
+  EXPECT_EQ(found(velocity, true), std::pair(0, 2));
+  velocity[1][0] = -2;  // 3 cm ≥ 2 cm
+  EXPECT_EQ(found(velocity, true), std::pair(1, 2));
+  // Spin counts: the right ball's surface at the left one moves at ω r.
+  velocity[1][0] = 0;
+  velocity[1][5] = 20;  // rad/s about z: 2 m/s at its surface, along the gap's tangent
+  EXPECT_EQ(found(velocity, true), std::pair(1, 2));
+}
+
 // Pairs with a half-space are culled before the narrow phase when the other geometry's box lies
 // above it (collision_world.cc): a box standing on an edge against a tilted plane, its lowest
 // edge just inside and just outside the margin, keeps its contacts in the first case and has none

@@ -13,7 +13,10 @@ extern const Formulation kSapFormulation;
 const Formulation kSapFormulation = {
     .name = "sap",
     .summary = "convex SAP: Newton on the regularized cone, rigid and FEM bodies, joint limits",
-    .supports = {.deformable_bodies = true, .joint_limits = true, .implicit_pd_drives = true},
+    .supports = {.deformable_bodies = true,
+                 .joint_limits = true,
+                 .implicit_pd_drives = true,
+                 .relative_speculative_contacts = true},
     .solver_names = "exact, backtracking",
     .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
       // Also the name solver_name prints ("newton/exact"), so printed settings read back.
