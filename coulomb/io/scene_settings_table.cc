@@ -185,7 +185,9 @@ void AddSceneSettings(TableBuilder& t) {
   t.Add("contact_margin", Type::kReal, "m", 0, 1, "contacts are reported up to this separation")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.model.world.margin; }));
   t.Add("speculative_contacts", Type::kBoolean, "", 0, 0,
-        "widen each pair's margin by the distance its bodies can travel in one step")
+        "widen each pair's margin by the distance its bodies can travel in one step (under "
+        "sap, a point beyond the margin is kept only if the pair's relative speed can close it in "
+        "the step)")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.model.world.speculative; }));
   t.Add("record_every", Type::kInteger, "", 1, 1e6,
         "record a frame of the outputs every this many steps")
