@@ -33,11 +33,13 @@ struct SapSolverParams {
   enum class LineSearch { kExact, kBacktracking };
   LineSearch line_search = LineSearch::kExact;
   math::LineSearchSettings line_search_settings;
-  // Simplicial by default: on rigid clutter (6 × 6 blocks) it is as fast as CHOLMOD's auto
-  // choice and never starts BLAS threads, which on 2 cores spin for as long as they compute
-  // (bench/clutter_bench, 300 bodies: simplicial 40.1 ms/step, supernodal 45.1 ms plus 54 s of
-  // system time). Supernodal pays off on large dense cliques (deformable bodies).
-  math::CholeskyMethod linear_solver = math::CholeskyMethod::kSimplicial;
+  // CHOLMOD's choice from the analysis (math::CholeskyFactor: supernodal from 120 flops per
+  // entry of L). Simplicial wins on rigid clutter's small 6 × 6 blocks (the 200-sphere bin:
+  // 24.7 ms/step against 27.1 supernodal); supernodal on a landing 3 000-sphere pile (272 against
+  // 340 ms/step over its first 0.45 s) and on large dense cliques (deformable bodies). BLAS runs on
+  // one thread (base/numerics_threads.h), so supernodal no longer spins a second core (it once
+  // cost the 300-body clutter 54 s of system time).
+  math::CholeskyMethod linear_solver = math::CholeskyMethod::kAuto;
   math::FillOrdering ordering = math::FillOrdering::kAmd;
   // Reuse of an earlier factorization as a CG preconditioner (sap_newton_direction.h).
   LaggedFactorizationSettings lagged;

@@ -54,7 +54,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"drop", "cone"}, 0x3387eae738548d89ULL},
       {{"drop", "trinkle"}, 0x08ef2f5c8026ff58ULL},
       {{"drop", "sap"}, 0x69a783789373fab8ULL},
-      {{"gripper_teddy", "sap"}, 0xbe83ac9d4342eba2ULL},
+      {{"gripper_teddy", "sap"}, 0x5b25f007386b7ddcULL},
       {{"iiwa_hold", "velocity-lcp"}, 0x3cab6e63def1f5c1ULL},
       {{"iiwa_hold", "cone"}, 0x3cab6e63def1f5c1ULL},
       {{"iiwa_hold", "trinkle"}, 0x3cab6e63def1f5c1ULL},
