@@ -36,29 +36,58 @@ class NewtonSystem {
       lu_dense_.compute(K_dense_);
       return std::isfinite(lu_dense_.rcond()) && lu_dense_.rcond() > 1e-300;
     }
-    triplets_.clear();
+    if (slots_.empty()) Pattern(nc);
+    // K's values in place, in the order Pattern laid its entries out (no triplets per iteration:
+    // building and sorting them was 7 % of the Capsules-i125 solve).
+    double* values = K_.valuePtr();
+    std::fill(values, values + K_.nonZeros(), 0.0);
+    std::size_t k = 0;
     for (int col = 0; col < M_.outerSize(); ++col) {
       for (Eigen::SparseMatrix<double>::InnerIterator it(M_, col); it; ++it) {
         const int row = static_cast<int>(it.row());
-        triplets_.emplace_back(row, col, it.value());
-        // Pushed even when t is zero, so that K's pattern never changes within a solve.
-        if (row % 3 != 0)
-          triplets_.emplace_back(row - row % 3, col, t[row / 3][row % 3 - 1] * it.value());
+        values[slots_[k++]] += it.value();
+        if (row % 3 != 0) values[slots_[k++]] += t[row / 3][row % 3 - 1] * it.value();
       }
     }
     for (int i = 0; i < nc; ++i) {
       for (int a = 0; a < 3; ++a) {
-        for (int b = 0; b < 3; ++b) triplets_.emplace_back(3 * i + a, 3 * i + b, W2[i](a, b));
+        for (int b = 0; b < 3; ++b) values[slots_[k++]] += W2[i](a, b);
       }
     }
-    K_.resize(M_.rows(), M_.cols());
-    K_.setFromTriplets(triplets_.begin(), triplets_.end());
     if (!analysed_) {
       lu_.analyzePattern(K_);
       analysed_ = true;
     }
     lu_.factorize(K_);
     return lu_.info() == Eigen::Success;
+  }
+
+  // K's pattern (M's entries, each tangential one also in its contact's normal row, and the
+  // diagonal blocks), and where each of those contributions lands among K's values.
+  void Pattern(int nc) {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (int col = 0; col < M_.outerSize(); ++col) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(M_, col); it; ++it) {
+        const int row = static_cast<int>(it.row());
+        entries.emplace_back(row, col, 0.0);
+        if (row % 3 != 0) entries.emplace_back(row - row % 3, col, 0.0);
+      }
+    }
+    for (int i = 0; i < nc; ++i) {
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) entries.emplace_back(3 * i + a, 3 * i + b, 0.0);
+      }
+    }
+    K_.resize(M_.rows(), M_.cols());
+    K_.setFromTriplets(entries.begin(), entries.end());
+    K_.makeCompressed();
+    slots_.clear();
+    for (const Eigen::Triplet<double>& e : entries) {
+      const int* begin = K_.innerIndexPtr() + K_.outerIndexPtr()[e.col()];
+      const int* end = K_.innerIndexPtr() + K_.outerIndexPtr()[e.col() + 1];
+      slots_.push_back(
+          static_cast<int>(std::lower_bound(begin, end, e.row()) - K_.innerIndexPtr()));
+    }
   }
 
   void Solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
@@ -74,7 +103,7 @@ class NewtonSystem {
   bool dense_;
   Eigen::MatrixXd M_dense_, K_dense_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_dense_;
-  std::vector<Eigen::Triplet<double>> triplets_;
+  std::vector<int> slots_;  // where each contribution to K lands in K_'s values
   Eigen::SparseMatrix<double> K_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
   bool analysed_ = false;
