@@ -144,6 +144,80 @@ double StepLength(const Iterate& at, const Eigen::VectorXd& dx, const Eigen::Vec
   return std::min(1.0, fraction * step);
 }
 
+// The vectors one Mehrotra step works in, kept across iterations.
+struct StepScratch {
+  Eigen::VectorXd d, z, rhs, dx, dy, dx_affine, dy_affine;
+  explicit StepScratch(Eigen::Index m)
+      : d(m), z(m), rhs(m), dx(m), dy(m), dx_affine(m), dy_affine(m) {}
+};
+
+// The start on the cones' axes, scaled so that x₀ y₀ is the size of q's work against W⁻¹.
+Iterate InitialIterate(const FrictionContactProblem& problem) {
+  const int nc = problem.num_contacts();
+  const double q_max = problem.q.cwiseAbs().maxCoeff();
+  const double w_max = problem.W.diagonal().cwiseAbs().maxCoeff();
+  Iterate at;
+  at.x = Eigen::VectorXd::Zero(3 * nc);
+  at.y = Eigen::VectorXd::Zero(3 * nc);
+  for (int i = 0; i < nc; ++i) {
+    at.x[3 * i] = q_max > 0 && w_max > 0 ? q_max / w_max : 1.0;
+    at.y[3 * i] = q_max > 0 ? q_max : 1.0;
+  }
+  at.residual.resize(3 * nc);
+  at.scaling.resize(nc);
+  at.W2.resize(nc);
+  at.slip.resize(nc);
+  return at;
+}
+
+// At velocities u = W S x + q: the equality residual, the NT scalings and the slip directions of
+// every contact. False if a point has left the cones' interior (in floating point).
+bool PrepareStep(const Eigen::VectorXd& S, const Eigen::VectorXd& u, const Eigen::VectorXd& mu,
+                 Iterate& at) {
+  for (int i = 0; i < static_cast<int>(at.scaling.size()); ++i) {
+    const Eigen::Vector3d xi = at.x.segment<3>(3 * i), yi = at.y.segment<3>(3 * i);
+    if (!soc::Interior(xi) || !soc::Interior(yi)) return false;
+    at.residual.segment<3>(3 * i) =
+        yi - S.segment<3>(3 * i).cwiseProduct(DeSaxceVelocity(u.segment<3>(3 * i), mu[i]));
+    at.scaling[i] = soc::Scale(xi, yi);
+    at.W2[i] = at.scaling[i].W * at.scaling[i].W;
+    const double slip = u.segment<2>(3 * i + 1).norm();
+    at.slip[i] = mu[i] > 0 && slip > 0 ? Eigen::Vector2d(u.segment<2>(3 * i + 1) / slip)
+                                       : Eigen::Vector2d::Zero();
+  }
+  return true;
+}
+
+// One Mehrotra predictor–corrector step from `at` (its system factored), gap = xᵀy / n_c; the
+// step length taken (0 or NaN: none could keep the iterates interior, and `at` is unchanged).
+double MehrotraStep(const NewtonSystem& system, double gap, Iterate& at, StepScratch& w) {
+  const int nc = static_cast<int>(at.scaling.size());
+  // Predictor (affine scaling): d = −λ ∘ λ.
+  for (int i = 0; i < nc; ++i) {
+    const Eigen::Vector3d& lambda = at.scaling[i].lambda;
+    w.d.segment<3>(3 * i) = -soc::Product(lambda, lambda);
+  }
+  Direction(at, system, w.d, w.z, w.rhs, w.dx_affine, w.dy_affine);
+  const double affine_step = StepLength(at, w.dx_affine, w.dy_affine, 1.0);
+  const double affine_gap =
+      (at.x + affine_step * w.dx_affine).dot(at.y + affine_step * w.dy_affine) / nc;
+  const double centring = std::pow(std::clamp(affine_gap / gap, 0.0, 1.0), 3);
+  // Corrector: Mehrotra's second-order term and the centring target σ μ e.
+  for (int i = 0; i < nc; ++i) {
+    const soc::NtScaling& s = at.scaling[i];
+    w.d.segment<3>(3 * i) -= soc::Product(s.W_inverse * w.dy_affine.segment<3>(3 * i),
+                                          s.W * w.dx_affine.segment<3>(3 * i));
+    w.d[3 * i] += centring * gap;
+  }
+  Direction(at, system, w.d, w.z, w.rhs, w.dx, w.dy);
+  const double step = StepLength(at, w.dx, w.dy, 0.99);
+  if (step > 0) {
+    at.x += step * w.dx;
+    at.y += step * w.dy;
+  }
+  return step;
+}
+
 }  // namespace
 
 FrictionContactResult SolveConeInteriorPoint(const FrictionContactProblem& problem,
@@ -162,23 +236,9 @@ FrictionContactResult SolveConeInteriorPoint(const FrictionContactProblem& probl
   for (int i = 0; i < nc; ++i) S.segment<2>(3 * i + 1).setConstant(problem.mu[i]);
   const Eigen::SparseMatrix<double> M = S.asDiagonal() * problem.W * S.asDiagonal();
   NewtonSystem system(M, m <= params.max_dense_rows);
-
-  // Start on the cones' axes, scaled so that x₀ y₀ is the size of q's work against W⁻¹.
-  const double q_max = problem.q.cwiseAbs().maxCoeff();
-  const double w_max = problem.W.diagonal().cwiseAbs().maxCoeff();
-  Iterate at;
-  at.x = Eigen::VectorXd::Zero(m);
-  at.y = Eigen::VectorXd::Zero(m);
-  for (int i = 0; i < nc; ++i) {
-    at.x[3 * i] = q_max > 0 && w_max > 0 ? q_max / w_max : 1.0;
-    at.y[3 * i] = q_max > 0 ? q_max : 1.0;
-  }
-  at.residual.resize(m);
-  at.scaling.resize(nc);
-  at.W2.resize(nc);
-  at.slip.resize(nc);
-  Eigen::VectorXd r(m), u(m), best_r = Eigen::VectorXd::Zero(m), d(m), z(m), rhs(m), dx(m), dy(m),
-                              dx_affine(m), dy_affine(m);
+  Iterate at = InitialIterate(problem);
+  StepScratch scratch(m);
+  Eigen::VectorXd r(m), u(m), best_r = Eigen::VectorXd::Zero(m);
   double best_error = INFINITY;
   LcpStatus status = LcpStatus::kIterationLimit;
   const char* stop = "iteration limit";
@@ -199,48 +259,15 @@ FrictionContactResult SolveConeInteriorPoint(const FrictionContactProblem& probl
       break;
     }
     const double gap = at.x.dot(at.y) / nc;
-    bool interior = gap > 0 && std::isfinite(gap);
-    for (int i = 0; i < nc && interior; ++i) {
-      const Eigen::Vector3d xi = at.x.segment<3>(3 * i), yi = at.y.segment<3>(3 * i);
-      interior = soc::Interior(xi) && soc::Interior(yi);
-      if (!interior) break;
-      at.residual.segment<3>(3 * i) = yi - S.segment<3>(3 * i).cwiseProduct(
-                                               DeSaxceVelocity(u.segment<3>(3 * i), problem.mu[i]));
-      at.scaling[i] = soc::Scale(xi, yi);
-      at.W2[i] = at.scaling[i].W * at.scaling[i].W;
-      const double slip = u.segment<2>(3 * i + 1).norm();
-      at.slip[i] = problem.mu[i] > 0 && slip > 0 ? Eigen::Vector2d(u.segment<2>(3 * i + 1) / slip)
-                                                 : Eigen::Vector2d::Zero();
-    }
-    if (!interior || !system.Factor(at.slip, at.W2)) {
+    if (!(gap > 0 && std::isfinite(gap)) || !PrepareStep(S, u, problem.mu, at) ||
+        !system.Factor(at.slip, at.W2)) {
       status = LcpStatus::kStalled, stop = "the iterates reached the cones' boundary";
       break;
     }
-    // Predictor (affine scaling): d = −λ ∘ λ.
-    for (int i = 0; i < nc; ++i) {
-      const Eigen::Vector3d& lambda = at.scaling[i].lambda;
-      d.segment<3>(3 * i) = -soc::Product(lambda, lambda);
-    }
-    Direction(at, system, d, z, rhs, dx_affine, dy_affine);
-    const double affine_step = StepLength(at, dx_affine, dy_affine, 1.0);
-    const double affine_gap =
-        (at.x + affine_step * dx_affine).dot(at.y + affine_step * dy_affine) / nc;
-    const double centring = std::pow(std::clamp(affine_gap / gap, 0.0, 1.0), 3);
-    // Corrector: Mehrotra's second-order term and the centring target σ μ e.
-    for (int i = 0; i < nc; ++i) {
-      const soc::NtScaling& s = at.scaling[i];
-      d.segment<3>(3 * i) -= soc::Product(s.W_inverse * dy_affine.segment<3>(3 * i),
-                                          s.W * dx_affine.segment<3>(3 * i));
-      d[3 * i] += centring * gap;
-    }
-    Direction(at, system, d, z, rhs, dx, dy);
-    const double step = StepLength(at, dx, dy, 0.99);
-    if (!(step > 0)) {
+    if (!(MehrotraStep(system, gap, at, scratch) > 0)) {
       status = LcpStatus::kStalled, stop = "no step keeps the iterates interior";
       break;
     }
-    at.x += step * dx;
-    at.y += step * dy;
   }
   result.iterations = iteration;
   result.message = fmt::format("interior point: {} iterations ({}), error {:.3g}", iteration,
@@ -261,11 +288,7 @@ FrictionContactResult SolveConeInteriorPoint(const FrictionContactProblem& probl
   }
   std::string message = std::move(result.message);
   SetFrictionContactAnswer(problem, best_r, status, params.tolerance, result);
-  if (result.message.empty()) {
-    result.message = std::move(message);
-  } else {
-    result.message = message + "; " + result.message;
-  }
+  result.message = result.message.empty() ? std::move(message) : message + "; " + result.message;
   result.seconds = clock.Seconds();
   return result;
 }

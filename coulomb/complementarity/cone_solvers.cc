@@ -150,6 +150,33 @@ bool ColdProbes(const FrictionContactProblem& problem, const ConeSolverSettings&
   return take(std::move(plain), "portfolio/nsn");
 }
 
+// The interior-point method's parameters of a solve under `settings`.
+ConeInteriorPointParams IpmParams(const ConeSolverSettings& settings, const Deadline& deadline) {
+  ConeInteriorPointParams ipm = settings.ipm;
+  ipm.tolerance = settings.tolerance;
+  ipm.deadline = deadline;
+  return ipm;
+}
+
+// Cold, and the probes did not solve it: the interior-point method (measured in
+// docs/peers/problems.md to certify every shared problem in 5–65 iterations, where the NSGS/PPA
+// alternation after it takes up to 7× longer on the capsule and box-stack sets). True if it
+// solved the problem; `best` is its answer if better, with every probe's cost either way.
+bool ColdInteriorPoint(const FrictionContactProblem& problem, const ConeInteriorPointParams& ipm,
+                       NonsmoothNewtonWorkspace* workspace, ProbeCost& cost,
+                       FrictionContactResult& best) {
+  FrictionContactResult interior = SolveConeInteriorPoint(problem, ipm, workspace);
+  cost.iterations += interior.iterations;
+  cost.seconds += interior.seconds;
+  if (interior.solved() || interior.error < best.error) {
+    best = std::move(interior);
+    best.solver = "portfolio/ipm";
+  }
+  best.iterations = cost.iterations;
+  best.seconds = cost.seconds;
+  return best.solved();
+}
+
 // Into `best`, whose storage is reused: a small problem that the first Newton run solves
 // allocates nothing once warm.
 void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSettings& settings,
@@ -169,23 +196,9 @@ void SolvePortfolio(const FrictionContactProblem& problem, const ConeSolverSetti
                 ColdProbes(problem, settings, nsgs, newton, workspace, probes, best)) {
     return;
   }
-  if (warm_start.size() != problem.q.size() && settings.portfolio_cold_ipm) {
-    // Cold, and the probes did not solve it: the interior-point method (measured in
-    // docs/peers/problems.md to certify every shared problem in 6–65 iterations, where the
-    // NSGS/PPA alternation below takes up to 7× longer on the capsule and box-stack sets).
-    ConeInteriorPointParams ipm = settings.ipm;
-    ipm.tolerance = settings.tolerance;
-    ipm.deadline = newton.deadline;
-    FrictionContactResult interior = SolveConeInteriorPoint(problem, ipm, workspace);
-    probes.iterations += interior.iterations;
-    probes.seconds += interior.seconds;
-    if (interior.solved() || interior.error < best.error) {
-      best = std::move(interior);
-      best.solver = "portfolio/ipm";
-    }
-    best.iterations = probes.iterations;
-    best.seconds = probes.seconds;
-    if (best.solved()) return;
+  if (warm_start.size() != problem.q.size() && settings.portfolio_cold_ipm &&
+      ColdInteriorPoint(problem, IpmParams(settings, newton.deadline), workspace, probes, best)) {
+    return;
   }
   const int probe_iterations = probes.iterations;
   const double probe_seconds = probes.seconds;
@@ -274,14 +287,10 @@ void SolveFrictionContact(const FrictionContactProblem& problem, ConeSolverKind 
     case ConeSolverKind::kPortfolio:
       SolvePortfolio(problem, settings, nsgs, newton, warm_start, workspace, result);
       return;
-    case ConeSolverKind::kInteriorPoint: {
+    case ConeSolverKind::kInteriorPoint:
       // An interior-point method starts from the cones' axes: the warm start is not used.
-      ConeInteriorPointParams ipm = settings.ipm;
-      ipm.tolerance = settings.tolerance;
-      ipm.deadline = newton.deadline;
-      result = SolveConeInteriorPoint(problem, ipm, workspace);
+      result = SolveConeInteriorPoint(problem, IpmParams(settings, newton.deadline), workspace);
       return;
-    }
   }
   result = MakeBadFrictionContactResult("unknown", "unknown cone solver");
 }
