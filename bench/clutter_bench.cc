@@ -1,18 +1,21 @@
 // Clutter benchmark of issue 6: N boxes and spheres (N = 100, 500, 2000 by default) dropped into
 // a bin, stepped by SAP and, where they finish in reasonable time, by the cone and velocity-LCP
 // formulations. Reports µs per step, Newton (or solver) iterations per step, the share of time
-// in factorizations, contacts, and the exponent of cost against contacts in the settled phase.
+// in factorizations, contacts, failed steps, peak memory, and per formulation and thread count
+// the exponent of cost against contacts (over all steps and over the settled ones), with an SVG
+// plot of the same.
 //
-//   clutter_bench [--bodies 100,500,2000] [--duration 1.5] [--dt 0.002]
+//   clutter_bench [--bodies 100,500,2000] [--duration 1.5] [--dt 0.002] [--threads 1,2]
 //                 [--formulations sap,cone,velocity-lcp] [--max-bodies-lcp 100]
 //                 [--lcp-solver lemke|pgs]
-//                 [--max-bodies-cone 500] [--json FILE]
+//                 [--max-bodies-cone 10000] [--json FILE] [--svg FILE]
 //
 // A program, not a Google Benchmark: one run of a 2000-body scene takes minutes.
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -24,8 +27,10 @@
 
 #include "coulomb/base/guarded_main.h"
 #include "coulomb/base/numerics_threads.h"
+#include "coulomb/base/process_memory.h"
 #include "coulomb/base/thread_pool.h"
 #include "coulomb/io/scene_file.h"
+#include "coulomb/io/svg_plot.h"
 #include "coulomb/multibody/dynamics.h"
 #include "coulomb/sim/simulate.h"
 #include "coulomb/sim/step.h"
@@ -34,12 +39,27 @@ namespace {
 
 using namespace coulomb;
 
-// A 1.1 m square bin; each layer of 100 bodies is a checkerboard of 7 cm boxes (tilted
-// differently per layer) and 4 cm-radius spheres, 0.3 m above the floor and 0.15 m apart, so the
-// bodies fall, tumble and pile up.
+// Bodies along each side of a layer: 10 up to 2 000 bodies (20 layers), then as many as keep
+// the pile 20 layers deep, rounded up to even (10 000 bodies: 24 × 24, 18 layers), so a larger
+// pile is wider, not a taller column that has not landed by the end of the run.
+int LayerSide(int bodies) {
+  if (bodies <= 2000) return 10;
+  return 2 * static_cast<int>(std::ceil(std::sqrt(bodies / 20.0) / 2));
+}
+
+// A square bin (1.1 m inside up to 2 000 bodies); each layer is side × side bodies, columns of
+// 7 cm boxes (tilted differently per layer) alternating with columns of 4 cm-radius spheres,
+// 10.5 cm apart, 0.3 m above the floor and 0.15 m apart, so the bodies fall, tumble and pile up.
 std::string ClutterScene(int bodies, double dt, double duration) {
-  const int layers = (bodies + 99) / 100;
+  const int side = LayerSide(bodies);
+  const int per_layer = side * side, per_kind = per_layer / 2, rows = side / 2;
+  const int layers = (bodies + per_layer - 1) / per_layer;
   const double height = 0.15 * layers + 0.5;
+  // Rounded to the µm, so that up to 2 000 bodies the scene is the one measured before the bin
+  // grew with the pile (same doubles, same state hashes).
+  const auto um = [](double x) { return std::round(x * 1e6) / 1e6; };
+  const double inner = um(0.105 * side + 0.05);    // m: the bin's inside width
+  const double corner = um(-0.0525 * (side - 1));  // the first body's x and y
   std::string yaml = fmt::format(R"(coulomb: 1
 name: clutter_{0}
 time_step: {1}
@@ -52,27 +72,28 @@ bodies:
   - name: walls
     joint: fixed
     shapes:
-      - {{type: box, size: [0.1, 1.3, {3}], position: [-0.6, 0, {4}], material: plastic}}
-      - {{type: box, size: [0.1, 1.3, {3}], position: [0.6, 0, {4}], material: plastic}}
-      - {{type: box, size: [1.1, 0.1, {3}], position: [0, -0.6, {4}], material: plastic}}
-      - {{type: box, size: [1.1, 0.1, {3}], position: [0, 0.6, {4}], material: plastic}}
+      - {{type: box, size: [0.1, {5}, {3}], position: [-{6}, 0, {4}], material: plastic}}
+      - {{type: box, size: [0.1, {5}, {3}], position: [{6}, 0, {4}], material: plastic}}
+      - {{type: box, size: [{7}, 0.1, {3}], position: [0, -{6}, {4}], material: plastic}}
+      - {{type: box, size: [{7}, 0.1, {3}], position: [0, {6}, {4}], material: plastic}}
 )",
-                                 bodies, dt, duration, height, height / 2);
+                                 bodies, dt, duration, height, height / 2, um(inner + 0.2),
+                                 um(inner / 2 + 0.05), inner);
   int left = bodies;
   for (int layer = 0; left > 0; ++layer) {
     const double z = 0.3 + 0.15 * layer, shift = 0.015 * (layer % 3);
     for (int kind = 0; kind < 2 && left > 0; ++kind) {
-      const int count = std::min(50, left);
+      const int count = std::min(per_kind, left);
       left -= count;
-      const int columns = (count + 4) / 5;
+      const int columns = (count + rows - 1) / rows;
       const std::string shape = kind == 0
                                     ? "{type: box, size: [0.07, 0.07, 0.07], material: plastic}"
                                     : "{type: sphere, radius: 0.04, material: plastic}";
       yaml += fmt::format(
           "  - {{name: l{}_{}, mass: 0.2, position: [{}, {}, {}], orientation: {{rpy: [{}, 0, "
-          "{}]}}, array: {{count: [5, {}, 1], spacing: [0.21, 0.105, 0.1]}}, shapes: [{}]}}\n",
-          layer, kind, -0.4725 + 0.105 * kind + shift, -0.4725 + shift, z, 0.2 * (layer % 2),
-          0.4 * (layer % 3), columns, shape);
+          "{}]}}, array: {{count: [{}, {}, 1], spacing: [0.21, 0.105, 0.1]}}, shapes: [{}]}}\n",
+          layer, kind, corner + 0.105 * kind + shift, corner + shift, z, 0.2 * (layer % 2),
+          0.4 * (layer % 3), rows, columns, shape);
     }
   }
   return yaml;
@@ -93,10 +114,15 @@ struct Row {
   double collision_share = 0, assembly_share = 0, solve_share = 0;
   int threads = 1;
   std::uint64_t state_hash = 0;  // of the final state: equal for every thread count
+  // MB the run's peak resident memory rose above the process's before it (scene, Data,
+  // workspaces, factorizations); −1 when the kernel cannot reset the peak.
+  double peak_mb = -1;
 };
 
 Row Run(int bodies, const Formulation* formulation, double dt, double duration,
         const FormulationSettings& base, int threads) {
+  const bool peak_reset = ResetPeakResident();
+  const long resident_before = ResidentKb();
   Expected<sim::Scene> loaded = io::ParseScene(ClutterScene(bodies, dt, duration), "clutter", ".");
   if (!loaded.ok()) throw std::runtime_error(loaded.error().ToString());
   sim::Scene scene = std::move(loaded.value());
@@ -145,6 +171,9 @@ Row Run(int bodies, const Formulation* formulation, double dt, double duration,
     row.solve_share = settled.solve / total;
   }
   row.state_hash = sim::HashState(data.state);
+  if (peak_reset && resident_before >= 0) {
+    row.peak_mb = static_cast<double>(PeakResidentKb() - resident_before) / 1024.0;
+  }
   return row;
 }
 
@@ -153,17 +182,18 @@ void PrintHeader() {
       "| bodies | formulation | threads | steps | failed | µs/step (all) | µs/step (settled) | "
       "iterations/step (settled) | factorizations/step (settled) | contacts (settled) | "
       "factorization share | collision / assembly / solve (settled) | max penetration (m) | "
-      "state hash |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "peak memory (MB) | state hash "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 void PrintRow(const Row& r) {
   fmt::print(
       "| {} | {} | {} | {} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.0f} | {:.0f} % | "
-      "{:.0f} / {:.0f} / {:.0f} % | {:.2e} | {:016x} |\n",
+      "{:.0f} / {:.0f} / {:.0f} % | {:.2e} | {:.0f} | {:016x} |\n",
       r.bodies, r.formulation, r.threads, r.steps, r.failed, r.mean_us, r.settled_us,
       r.settled_iterations, r.settled_factorizations, r.settled_contacts, 100 * r.factor_share,
       100 * r.collision_share, 100 * r.assembly_share, 100 * r.solve_share, r.max_penetration,
-      r.state_hash);
+      r.peak_mb, r.state_hash);
   std::fflush(stdout);
 }
 
@@ -211,15 +241,68 @@ std::optional<FormulationSettings> MakeSettings(const Options& options) {
   settings.sap.regularization.sigma = options.sigma;
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
   settings.cone.settings.tolerance = 1e-4;
-  settings.cone.settings.nsgs.max_sweeps = 300;
+  settings.cone.settings.nsgs.max_sweeps = 300;  // as examples/scenes/large/pile_10k.yaml
   settings.velocity_lcp.solver = *lcp;
   return settings;
 }
 
-// SAP's cost exponent on stdout and, with a path, every row as JSON.
-void Report(const std::vector<Row>& rows, const std::string& json_path) {
+// The runs of one formulation at one thread count, by size: one line of the scaling plot.
+struct Series {
+  std::string formulation;
+  int threads = 1;
+  std::vector<const Row*> rows;
+  std::string Label() const {
+    return fmt::format("{}, {} thread{}", formulation, threads, threads == 1 ? "" : "s");
+  }
+  // Least-squares exponent of µs/step against contacts, over all steps or the settled third.
+  double Exponent(bool settled) const {
+    std::vector<double> contacts, cost;
+    for (const Row* r : rows) {
+      const double n = settled ? r->settled_contacts : r->contacts;
+      if (n <= 0) continue;  // nothing landed yet: no point on a log axis
+      contacts.push_back(n);
+      cost.push_back(settled ? r->settled_us : r->mean_us);
+    }
+    return contacts.size() >= 2 ? LogLogSlope(contacts, cost) : NAN;
+  }
+};
+
+std::vector<Series> GroupRows(const std::vector<Row>& rows) {
+  std::vector<Series> series;
+  for (const Row& r : rows) {
+    auto it = std::find_if(series.begin(), series.end(), [&](const Series& s) {
+      return s.formulation == r.formulation && s.threads == r.threads;
+    });
+    if (it == series.end()) it = series.insert(series.end(), Series{r.formulation, r.threads, {}});
+    it->rows.push_back(&r);
+  }
+  return series;
+}
+
+// µs/step over all steps against mean contacts, log–log, one line per formulation and thread
+// count, its fitted exponent (cost ∝ contacts^exponent) in the legend.
+std::string ScalingSvg(const std::vector<Series>& series) {
+  io::Plot plot;
+  plot.title = "Clutter piling into a bin: cost of a step against its contacts";
+  plot.x_label = "contacts (mean over the run)";
+  plot.y_label = "µs per step (mean over the run)";
+  plot.log_x = plot.log_y = true;
+  for (const Series& s : series) {
+    io::PlotSeries line;
+    const double exponent = s.Exponent(false);
+    // Short: the legend has 190 px.
+    const std::string name = fmt::format("{}, {} thr", s.formulation, s.threads);
+    line.label = std::isfinite(exponent) ? fmt::format("{}: n^{:.2f}", name, exponent) : name;
+    for (const Row* r : s.rows) line.points.emplace_back(r->contacts, r->mean_us);
+    plot.series.push_back(std::move(line));
+  }
+  return io::RenderSvgPlot(plot);
+}
+
+// The exponents on stdout and, with paths, every row as JSON and the scaling plot as SVG.
+void Report(const std::vector<Row>& rows, const std::string& json_path,
+            const std::string& svg_path) {
   nlohmann::json out = nlohmann::json::array();
-  std::vector<double> contacts, cost;
   for (const Row& r : rows) {
     out.push_back({{"bodies", r.bodies},
                    {"formulation", r.formulation},
@@ -237,18 +320,22 @@ void Report(const std::vector<Row>& rows, const std::string& json_path) {
                    {"solve_share", r.solve_share},
                    {"settled_factorizations", r.settled_factorizations},
                    {"max_penetration", r.max_penetration},
+                   {"peak_memory_mb", r.peak_mb},
                    {"mean_iterations", r.iterations},
                    {"mean_contacts", r.contacts}});
-    if (r.formulation == "sap") {
-      contacts.push_back(r.settled_contacts);
-      cost.push_back(r.settled_us);
-    }
   }
-  if (contacts.size() >= 2) {
-    fmt::print("\nSAP settled cost ∝ contacts^{:.2f} (least squares over {} sizes)\n",
-               LogLogSlope(contacts, cost), contacts.size());
+  const std::vector<Series> series = GroupRows(rows);
+  for (const Series& s : series) {
+    if (s.rows.size() < 2) continue;
+    fmt::print(
+        "\n{}: cost ∝ contacts^{:.2f} over all steps, ^{:.2f} settled ({} sizes, {} to {} "
+        "bodies)",
+        s.Label(), s.Exponent(false), s.Exponent(true), s.rows.size(), s.rows.front()->bodies,
+        s.rows.back()->bodies);
   }
+  fmt::print("\n");
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  if (!svg_path.empty()) std::ofstream(svg_path) << ScalingSvg(series);
 }
 
 int Run(int argc, char** argv) {
@@ -258,8 +345,8 @@ int Run(int argc, char** argv) {
   std::vector<int> thread_counts = {1};
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
-  int max_lcp = 100, max_cone = 500;
-  std::string json_path;
+  int max_lcp = 100, max_cone = 10000;
+  std::string json_path, svg_path;
   Options options;
   app.add_option("--bodies", sizes, "scene sizes")->delimiter(',');
   app.add_option("--formulations", formulations, "formulations to run")->delimiter(',');
@@ -274,6 +361,8 @@ int Run(int argc, char** argv) {
   app.add_option("--lcp-solver", options.lcp_solver,
                  "velocity-lcp's solver: lemke (dense, exact) or pgs (contact-block Gauss-Seidel)");
   app.add_option("--json", json_path, "also write the rows as JSON here");
+  app.add_option("--svg", svg_path,
+                 "also write the plot of µs/step against contacts (log-log) as SVG here");
   app.add_option("--beta", options.beta, "SAP's near-rigid threshold for contacts");
   app.add_option("--sigma", options.sigma, "SAP's friction regularization σ");
   app.add_option("--ordering", options.ordering, "SAP's fill-reducing ordering: amd|metis");
@@ -312,7 +401,7 @@ int Run(int argc, char** argv) {
       }
     }
   }
-  Report(rows, json_path);
+  Report(rows, json_path, svg_path);
   return 0;
 }
 

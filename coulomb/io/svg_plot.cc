@@ -77,6 +77,11 @@ Axis MakeAxis(const std::vector<double>& values, bool log, std::vector<double>& 
   return axis;
 }
 
+// A point the axes can show: finite, and positive on a log axis.
+bool Drawable(const Plot& plot, double x, double y) {
+  return std::isfinite(x) && std::isfinite(y) && !(plot.log_x && x <= 0) && !(plot.log_y && y <= 0);
+}
+
 std::string TickLabel(double t, bool log) {
   return log ? fmt::format("1e{:g}", t) : fmt::format("{:.4g}", t);
 }
@@ -87,13 +92,13 @@ std::string RenderSvgPlot(const Plot& plot) {
   std::vector<double> xs, ys;
   for (const PlotSeries& s : plot.series) {
     for (const auto& [x, y] : s.points) {
-      if (!std::isfinite(x) || !std::isfinite(y) || (plot.log_x && x <= 0)) continue;
+      if (!Drawable(plot, x, y)) continue;
       xs.push_back(x);
       ys.push_back(y);
     }
   }
   std::vector<double> x_ticks, y_ticks;
-  const Axis ax = MakeAxis(xs, plot.log_x, x_ticks), ay = MakeAxis(ys, false, y_ticks);
+  const Axis ax = MakeAxis(xs, plot.log_x, x_ticks), ay = MakeAxis(ys, plot.log_y, y_ticks);
   const double w = kWidth - kLeft - kRight, h = kHeight - kTop - kBottom;
   const auto px = [&](double x) { return kLeft + w * ax.Map(x); };
   const auto py = [&](double y) { return kTop + h * (1 - ay.Map(y)); };
@@ -118,7 +123,7 @@ std::string RenderSvgPlot(const Plot& plot) {
     svg += fmt::format(R"(<line x1="{0}" y1="{1:.1f}" x2="{2}" y2="{1:.1f}" stroke="#ddd"/>)"
                        R"(<text x="{3}" y="{4:.1f}" text-anchor="end">{5}</text>)"
                        "\n",
-                       kLeft, y, kLeft + w, kLeft - 6, y + 4, TickLabel(t, false));
+                       kLeft, y, kLeft + w, kLeft - 6, y + 4, TickLabel(t, plot.log_y));
   }
   svg += fmt::format(
       R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="black"/>)"
@@ -134,7 +139,7 @@ std::string RenderSvgPlot(const Plot& plot) {
     const char* color = s.dashed ? "black" : kColors[k % 10];
     std::string points;
     for (const auto& [x, y] : s.points) {
-      if (!std::isfinite(x) || !std::isfinite(y) || (plot.log_x && x <= 0)) continue;
+      if (!Drawable(plot, x, y)) continue;
       points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
       if (s.markers) {
         svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="none" stroke="{}"/>)",

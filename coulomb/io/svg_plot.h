@@ -1,6 +1,7 @@
 #pragma once
 // A plain SVG x–y plot: axes with round ticks, a legend, series as markers or polylines. For
-// the sweep summaries; a handful of shapes does not justify a plotting library in C++.
+// the sweep summaries and the benchmarks' scaling plots; a handful of shapes does not justify a
+// plotting library in C++.
 
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@ struct PlotSeries {
 struct Plot {
   std::string title, x_label, y_label;
   bool log_x = false;  // logarithmic x axis (points with x ≤ 0 are skipped)
+  bool log_y = false;  // logarithmic y axis (points with y ≤ 0 are skipped)
   std::vector<PlotSeries> series;
 };
 

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "apps/coulomb/bench_outputs.h"
-#include "apps/coulomb/peers/process_memory.h"
 #include "apps/coulomb/peers/scene_times_plot.h"
 #include "apps/coulomb/peers/solver_problems.h"
+#include "coulomb/base/process_memory.h"
 
 namespace coulomb::peers {
 namespace {
