@@ -8,8 +8,12 @@
 //   COULOMB_PRINT_HASHES=1 ./build/bin/pinned_hash_test
 //
 // Hashes of floating-point trajectories hold for one compiler and instruction set: they are
-// pinned for the README's build (g++ 12, x86-64, Release) and skipped under any other.
+// pinned for the README's build (g++ 12, x86-64, Release) and skipped under any other. Where a
+// step goes through BLAS (CHOLMOD's supernodal factorization of SAP's Hessian with deformable
+// bodies), the bits also depend on the kernels OpenBLAS picks for the CPU it finds: those cases
+// may carry a second hash per OpenBLAS core (AlternativeHashes).
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,6 +105,33 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
 }
 // clang-format on
 
+// The OpenBLAS core this process runs BLAS on ("SkylakeX", "Haswell", …), found at run time
+// (the test does not link OpenBLAS itself); empty when the BLAS is another.
+std::string BlasCore() {
+  using CoreName = char* (*)();
+  const auto name = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  return name != nullptr ? std::string(name()) : std::string();
+}
+
+// Cases whose trajectory goes through BLAS, pinned again for the OpenBLAS cores of the machines
+// CI has run on. A CI machine with AVX-512 (OpenBLAS's SkylakeX kernels) moved the teddy held by
+// the gripper from the table's hash, which an earlier CI machine gave; the rigid scenes and the
+// other deformable ones agreed.
+const std::map<Key, std::map<std::string, std::uint64_t>>& AlternativeHashes() {
+  static const auto* hashes = new std::map<Key, std::map<std::string, std::uint64_t>>{
+      {{"gripper_teddy", "sap"}, {{"SkylakeX", 0x75bedd3fba656c10ULL}}},
+  };
+  return *hashes;
+}
+
+bool MatchesPinned(const Key& key, std::uint64_t hash, std::uint64_t pinned) {
+  if (hash == pinned) return true;
+  const auto alternatives = AlternativeHashes().find(key);
+  if (alternatives == AlternativeHashes().end()) return false;
+  const auto here = alternatives->second.find(BlasCore());
+  return here != alternatives->second.end() && hash == here->second;
+}
+
 bool PinnedBuild() {
 #if defined(__clang__) || !defined(__x86_64__) || !defined(NDEBUG) || __GNUC__ != 12
   return false;
@@ -140,9 +171,10 @@ TEST(PinnedHashes, EveryExampleUnderEveryFormulationEndsWhereItIsPinned) {
         ADD_FAILURE() << name << " under " << key.second << " has no pinned hash: add it";
         continue;
       }
-      EXPECT_EQ(hash, pinned->second)
-          << name << " under " << key.second << " moved after " << steps
-          << " steps: if the change means to, say why in the commit and update the table";
+      EXPECT_TRUE(MatchesPinned(key, hash, pinned->second))
+          << name << " under " << key.second << " moved after " << steps << " steps (hash 0x"
+          << std::hex << hash << std::dec << ", OpenBLAS core '" << BlasCore()
+          << "'): if the change means to, say why in the commit and update the table";
     }
   }
   for (const auto& [key, hash] : PinnedHashes()) {
