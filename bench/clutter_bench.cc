@@ -220,6 +220,8 @@ struct Options {
   double sigma = FormulationSettings{}.sap.regularization.sigma;
   convex::LaggedFactorizationSettings lagged = convex::SapSolverParams{}.lagged;
   bool try_full_step = math::LineSearchSettings{}.try_full_step;
+  int island_parts = ConeParams{}.island_parts;
+  int partitioned_island_contacts = ConeParams{}.partitioned_island_contacts;
 };
 
 // The runs' settings from the command-line names; empty (with a message) on a bad name.
@@ -242,6 +244,8 @@ std::optional<FormulationSettings> MakeSettings(const Options& options) {
   settings.cone.solver = ConeSolverKind::kNsgs;  // the portfolio's Newton is dense
   settings.cone.settings.tolerance = 1e-4;
   settings.cone.settings.nsgs.max_sweeps = 300;  // as examples/scenes/large/pile_10k.yaml
+  settings.cone.island_parts = options.island_parts;
+  settings.cone.partitioned_island_contacts = options.partitioned_island_contacts;
   settings.velocity_lcp.solver = *lcp;
   return settings;
 }
@@ -376,6 +380,11 @@ int Run(int argc, char** argv) {
   app.add_option("--full-step", options.try_full_step,
                  "SAP: take the full Newton step when it meets Armijo's condition (1) or always "
                  "search the line (0)");
+  app.add_option("--island-parts", options.island_parts,
+                 "cone: sweep islands of at least --partitioned-island-contacts contacts in this "
+                 "many parts (1: the ground-up order)");
+  app.add_option("--partitioned-island-contacts", options.partitioned_island_contacts,
+                 "cone: the fewest contacts of an island swept in parts");
   CLI11_PARSE(app, argc, argv);
 
   const std::optional<FormulationSettings> settings = MakeSettings(options);

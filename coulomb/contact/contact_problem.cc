@@ -368,6 +368,7 @@ void AddLimitContacts(const multibody::Model& model, const multibody::Data& data
     const LimitContact& c = p.limit_contacts[k - first];
     p.jacobian_entries.add(3 * k, c.dof, c.side);
     p.frames[k].setIdentity();  // a joint-space row: no world direction
+    p.points[k].setZero();
     p.contact_blocks[k] = {data.block_of_body[c.body], -1};
     p.phi[k] = c.side * (q[model.bodies[c.body].q_index] - c.bound);
     p.mu[k] = 0;
@@ -431,6 +432,7 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   math::ResizeKeepingStorage(p.restitution, rows);
   math::ResizeKeepingStorage(p.compliance, rows);
   p.frames.resize(rows);
+  p.points.resize(rows);
   p.contact_blocks.resize(rows);
   // Only contacts between root free bodies (or the world), no limit rows: J is written in place.
   ContactRowsTarget target{p.J, entries, p.contact_columns};
@@ -439,6 +441,7 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
     const Contact& c = set.contacts[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
     p.frames[k] = frame;
+    p.points[k] = c.point;
     // Velocity of the material point of A at the contact minus that of B, in (n, t, o): only the
     // velocities on the two bodies' paths to their roots (duplicates, in one tree, are summed).
     AddContactJacobianRows(model, data, k, c, frame, target);
@@ -483,6 +486,7 @@ void ReserveContacts(const ContactCapacity& capacity, ContactProblem& p) {
     math::ReserveStorage(*per_contact, n);
   }
   p.frames.reserve(static_cast<std::size_t>(n));
+  p.points.reserve(static_cast<std::size_t>(n));
   p.contact_blocks.reserve(static_cast<std::size_t>(n));
   p.contact_columns.reserve(2 * static_cast<std::size_t>(capacity.columns));
   const Eigen::Index entries = 3 * n * capacity.columns;

@@ -123,6 +123,7 @@ struct ContactProblem {
   // 3 nc × nv, rows (n, t, o) per contact; sparse: a contact touches at most two trees.
   Eigen::SparseMatrix<double, Eigen::RowMajor> J;
   std::vector<Eigen::Matrix3d> frames;  // columns (n, t, o) of each contact, world
+  std::vector<Eigen::Vector3d> points;  // each contact's point, world, m (limit contacts: 0)
   Eigen::VectorXd phi, mu, restitution;
   Eigen::VectorXd compliance;  // m/N per contact (0: rigid)
   // Factors of M, block by block, with mimic joints as a change of variables: M⁻¹ is the

@@ -201,6 +201,11 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
   math::ResizeKeepingStorage(rows.mu, nc);
   rows.mu = problem.mu;
   rows.v_star = problem.v_star;
+  if (static_cast<int>(problem.points.size()) == nc) {
+    rows.points = problem.points;  // into kept storage
+  } else {
+    rows.points.clear();
+  }
   math::ResizeKeepingStorage(rows.q, 3 * nc);
   for (int k = 0; k < nc; ++k) {
     ContactRows::Row& row = rows.contacts[k];

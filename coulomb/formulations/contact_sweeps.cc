@@ -39,10 +39,15 @@ struct Sweeper {
   StickingScratch& sticking;
   SweepAcceleration& acceleration;
   SweepLevels& levels;
+  SweepParts& parts;
   int sticking_steps = 0;
-  int levelled_islands = 0;
-  // The island being swept goes level by level on the workers (set per island).
-  bool levelled = false;
+  int levelled_islands = 0, partitioned_islands = 0;
+  // How the island being swept is ordered (set per island): in island order, level by level on
+  // the workers (sweep_levels.h), or part by part (sweep_parts.h, whatever the thread count).
+  enum class Schedule { kInOrder, kLevels, kParts } schedule = Schedule::kInOrder;
+  // Its contacts' measures are computed on the workers (and summed here in island order).
+  bool parallel_measure = false;
+  bool many_threads() const { return params.workers != nullptr && params.workers->size() > 1; }
   bool pyramid() const { return params.law == ContactLaw::kPyramid; }
   int stride() const { return directions.count + 2; }
 };
@@ -92,7 +97,7 @@ double IslandResidual2(const Sweeper& s, int begin, int end,
                        double stop_above = std::numeric_limits<double>::infinity()) {
   const int* order = s.rows.order.data() + begin;
   const double* measure = nullptr;
-  if (s.levelled) {
+  if (s.parallel_measure) {
     s.levels.measure.resize(static_cast<std::size_t>(end - begin));
     double* out = s.levels.measure.data();
     s.params.workers->ParallelFor(end - begin, [&](int from, int to) {
@@ -109,23 +114,58 @@ double IslandResidual2(const Sweeper& s, int begin, int end,
   return total;
 }
 
-// One Gauss–Seidel sweep of the island: in order, or level by level on the workers.
+// Contacts [from, to) of `order`, in order.
+void UpdateInOrder(Sweeper& s, const int* order, int from, int to) {
+  for (int i = from; i < to; ++i) UpdateContact(s, order[i]);
+}
+
+// One Gauss–Seidel sweep of the island: in order, level by level on the workers, or phase by
+// phase with the groups of a phase on the workers.
 void SweepOnce(Sweeper& s, int begin, int end) {
-  if (!s.levelled) {
-    for (int i = begin; i < end; ++i) UpdateContact(s, s.rows.order[i]);
-    return;
-  }
-  const SweepLevels& levels = s.levels;
-  for (int l = 0; l < levels.num_levels(); ++l) {
-    const int* contacts = levels.order.data() + levels.start[l];
-    const int n = levels.start[l + 1] - levels.start[l];
-    if (n < kMinParallelLevel || s.params.workers == nullptr || s.params.workers->size() == 1) {
-      for (int i = 0; i < n; ++i) UpdateContact(s, contacts[i]);
-      continue;
+  switch (s.schedule) {
+    case Sweeper::Schedule::kInOrder:
+      UpdateInOrder(s, s.rows.order.data(), begin, end);
+      return;
+    case Sweeper::Schedule::kLevels: {
+      const SweepLevels& levels = s.levels;
+      for (int l = 0; l < levels.num_levels(); ++l) {
+        const int* contacts = levels.order.data() + levels.start[l];
+        const int n = levels.start[l + 1] - levels.start[l];
+        if (n < kMinParallelLevel || !s.many_threads()) {
+          UpdateInOrder(s, contacts, 0, n);
+          continue;
+        }
+        s.params.workers->ParallelFor(
+            n, [&](int from, int to) { UpdateInOrder(s, contacts, from, to); });
+      }
+      return;
     }
-    s.params.workers->ParallelFor(n, [&](int from, int to) {
-      for (int i = from; i < to; ++i) UpdateContact(s, contacts[i]);
-    });
+    case Sweeper::Schedule::kParts: {
+      // The groups of a phase share no block: swept one after another or at once, the same bits.
+      // Each thread takes the groups whose middle contact falls in its share of the phase's
+      // contacts (parts differ in size; an even split of the groups left one thread idle).
+      const SweepParts& parts = s.parts;
+      const int* order = parts.order.data();
+      const std::vector<int>& start = parts.group_start;
+      for (int f = 0; f < parts.num_phases(); ++f) {
+        const int g0 = parts.phase_start[f], g1 = parts.phase_start[f + 1];
+        const int n = start[g1] - start[g0];
+        if (g1 - g0 < 2 || n < kMinParallelLevel || !s.many_threads()) {
+          UpdateInOrder(s, order, start[g0], start[g1]);
+          continue;
+        }
+        const int threads = s.params.workers->size();
+        s.params.workers->ParallelFor(threads, [&](int t0, int t1) {
+          const int lo = ThreadPool::PieceBegin(n, threads, t0);
+          const int hi = ThreadPool::PieceBegin(n, threads, t1);
+          for (int g = g0; g < g1; ++g) {
+            const int middle = (start[g] + start[g + 1]) / 2 - start[g0];
+            if (middle >= lo && middle < hi) UpdateInOrder(s, order, start[g], start[g + 1]);
+          }
+        });
+      }
+      return;
+    }
   }
 }
 
@@ -155,15 +195,19 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
                       double& warm_residual2, double& final2) {
   const ContactSweepParams& params = s.params;
   const ContactRows& rows = s.rows;
-  s.levelled = params.workers != nullptr && params.workers->size() > 1 &&
-               end - begin >= params.levelled_island_contacts;
-  if (s.levelled) {
-    ScheduleLevels(
-        rows,
-        std::span<const int>(rows.order.data() + begin, static_cast<std::size_t>(end - begin)),
-        s.levels);
+  const std::span<const int> island(rows.order.data() + begin,
+                                    static_cast<std::size_t>(end - begin));
+  s.schedule = Sweeper::Schedule::kInOrder;
+  if (params.island_parts > 1 && end - begin >= params.partitioned_island_contacts) {
+    s.schedule = Sweeper::Schedule::kParts;
+    ScheduleParts(rows, island, params.island_parts, s.parts);
+    ++s.partitioned_islands;
+  } else if (s.many_threads() && end - begin >= params.levelled_island_contacts) {
+    s.schedule = Sweeper::Schedule::kLevels;
+    ScheduleLevels(rows, island, s.levels);
     ++s.levelled_islands;
   }
+  s.parallel_measure = s.schedule != Sweeper::Schedule::kInOrder && s.many_threads();
   double scale = 1;
   if (s.pyramid()) {
     scale = std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
@@ -279,7 +323,8 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
             result.pyramid,
             result.sticking,
             result.acceleration,
-            result.levels};
+            result.levels,
+            result.parts};
   Eigen::VectorXd& r = result.r;
   Eigen::VectorXd& v = result.v;
   math::ResizeKeepingStorage(r, 3 * nc);
@@ -311,6 +356,7 @@ void SolveContactSweeps(const ContactRows& rows, const ContactSweepParams& param
   const double q_norm = rows.q.norm();
   result.sticking_steps = s.sticking_steps;
   result.levelled_islands = s.levelled_islands;
+  result.partitioned_islands = s.partitioned_islands;
   result.warm_error = warm && !pyramid
                           ? std::sqrt(warm_residual2) / (q_norm > 1e-300 ? q_norm : 1.0)
                           : std::numeric_limits<double>::infinity();
@@ -411,6 +457,7 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   const auto blocks = static_cast<std::size_t>(capacity.blocks);
   ContactRows& rows = workspace.rows;
   rows.contacts.reserve(n);
+  rows.points.reserve(n);
   rows.J.reserve(3 * n * static_cast<std::size_t>(capacity.columns));
   rows.MinvJt.reserve(rows.J.capacity());
   math::ReserveStorage(rows.mu, capacity.contacts);
@@ -432,6 +479,7 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   ReserveSweepAcceleration(capacity.contacts, capacity.blocks, capacity.nv,
                            kDefaultAccelerationDepth, result.acceleration);
   ReserveSweepLevels(capacity.contacts, capacity.blocks, result.levels);
+  ReserveSweepParts(capacity.contacts, capacity.blocks, result.parts);
   math::ReserveStorage(workspace.warm_v, capacity.nv);
 }
 

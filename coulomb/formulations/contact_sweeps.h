@@ -27,6 +27,7 @@
 #include "coulomb/formulations/sticking_step.h"
 #include "coulomb/formulations/sweep_acceleration.h"
 #include "coulomb/formulations/sweep_levels.h"
+#include "coulomb/formulations/sweep_parts.h"
 #include "coulomb/math/sparse_assembly.h"
 
 namespace coulomb {
@@ -43,11 +44,13 @@ struct ContactRows {
     std::array<Side, 2> sides;  // size 0: a side without velocities (the world, a fixed body)
   };
   std::vector<Row> contacts;
-  std::vector<double> J;          // per side: J_i's 3 × size columns, column-major
-  std::vector<double> MinvJt;     // per side: M⁻¹ J_iᵀ, size × 3, column-major
-  Eigen::VectorXd mu;             // n_c
-  Eigen::VectorXd v_star;         // free-motion velocity
-  Eigen::VectorXd q;              // 3 n_c: the contact velocity at r = 0, J v* + b
+  std::vector<double> J;       // per side: J_i's 3 × size columns, column-major
+  std::vector<double> MinvJt;  // per side: M⁻¹ J_iᵀ, size × 3, column-major
+  Eigen::VectorXd mu;          // n_c
+  Eigen::VectorXd v_star;      // free-motion velocity
+  Eigen::VectorXd q;           // 3 n_c: the contact velocity at r = 0, J v* + b
+  // Each contact's world point, m (empty when the problem has none): where sweep_parts.h cuts.
+  std::vector<Eigen::Vector3d> points;
   std::vector<int> order;         // contacts island by island, ground up within one
   std::vector<int> island_start;  // island k is order[island_start[k], island_start[k + 1])
   struct Scratch {
@@ -140,6 +143,11 @@ struct ContactSweepParams {
   // answer to the bit; smaller islands, and every island on one thread, in order on the caller's.
   ThreadPool* workers = nullptr;
   int levelled_island_contacts = 256;
+  // Islands of at least `partitioned_island_contacts` contacts are swept part by part
+  // (sweep_parts.h) in `island_parts` parts, on any number of threads: a different order than
+  // the ground-up one, with one barrier per phase instead of per level. island_parts ≤ 1: off.
+  int island_parts = 1;
+  int partitioned_island_contacts = 4096;
 };
 
 struct ContactSweepResult {
@@ -158,9 +166,11 @@ struct ContactSweepResult {
   double warm_error = 0;
   int sticking_steps = 0;          // islands a sticking step solved
   int levelled_islands = 0;        // islands swept level by level on the workers
+  int partitioned_islands = 0;     // islands swept part by part (sweep_parts.h)
   StickingScratch sticking;        // storage only
   SweepAcceleration acceleration;  // storage only
   SweepLevels levels;              // storage only
+  SweepParts parts;                // storage only
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 

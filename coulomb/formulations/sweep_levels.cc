@@ -6,10 +6,6 @@
 
 namespace coulomb {
 
-namespace {
-
-// Counting sort of `items` by `key` (values in [0, keys)), stable, into `out`; `start` becomes
-// the first position of each key (keys + 1 entries).
 void SortByKey(std::span<const int> items, const std::vector<int>& key, int keys,
                std::vector<int>& start, int* out) {
   start.assign(static_cast<std::size_t>(keys) + 1, 0);
@@ -21,8 +17,6 @@ void SortByKey(std::span<const int> items, const std::vector<int>& key, int keys
   for (std::size_t l = start.size() - 1; l > 0; --l) start[l] = start[l - 1];
   start[0] = 0;
 }
-
-}  // namespace
 
 void ScheduleLevels(const ContactRows& rows, std::span<const int> island, SweepLevels& levels) {
   const auto n = island.size();

@@ -33,6 +33,11 @@ struct SweepLevels {
 // The levels of `island` (contact indices into rows, in sweep order).
 void ScheduleLevels(const ContactRows& rows, std::span<const int> island, SweepLevels& levels);
 
+// Counting sort of `items` by `key` (per item, values in [0, keys)), stable, into `out`; `start`
+// becomes the first position of each key (keys + 1 entries). Shared with sweep_parts.cc.
+void SortByKey(std::span<const int> items, const std::vector<int>& key, int keys,
+               std::vector<int>& start, int* out);
+
 // Room for islands of up to `contacts` contacts over `blocks` mass blocks.
 void ReserveSweepLevels(int contacts, int blocks, SweepLevels& levels);
 

@@ -246,6 +246,17 @@ void AddSharedSolverSettings(TableBuilder& t) {
         "with this many secants (0: plain Gauss–Seidel)")
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.acceleration_depth; }, "cone"));
+  t.Add("solver.island_parts", Type::kInteger, "", 1, 64,
+        "cone: islands of at least solver.partitioned_island_contacts contacts are swept in this "
+        "many parts, their interiors at once on the threads, one barrier per phase (1: the "
+        "ground-up order everywhere; the answer never depends on the thread count)")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.cone.island_parts; }, "cone"));
+  t.Add("solver.partitioned_island_contacts", Type::kInteger, "", 1, 1e9,
+        "cone: the fewest contacts of an island swept in solver.island_parts parts")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.cone.partitioned_island_contacts; },
+          "cone"));
   t.Add("solver.max_iterations", Type::kInteger, "", 1, 1e5,
         "Newton iteration cap of the cone's semismooth Newton and of SAP")
       .Reads(FieldTarget(

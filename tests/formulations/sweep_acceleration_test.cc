@@ -7,67 +7,18 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
-
-#include "coulomb/base/random.h"
 #include "coulomb/complementarity/friction_cone.h"
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/contact_sweeps.h"
-#include "coulomb/multibody/dynamics.h"
 #include "tests/support/assembled_check.h"
+#include "tests/support/sphere_pile.h"
 
 namespace coulomb {
 namespace {
 
-// A 5 × 5 × 4 cubic packing of unit spheres on the ground, each touching the ones beside and
-// below it: one island of 25 + 75 + 160 = 260 contacts, hyperstatic, thrown downwards and
-// sideways at random so that some contacts stick, some slide and some open.
+// A 5 × 5 × 4 cubic packing of spheres: one island of 25 + 75 + 160 = 260 contacts.
 contact::ContactProblem MakePile() {
-  constexpr int kSide = 5, kHeight = 4;
-  multibody::Model model;
-  const auto index = [](int i, int j, int k) { return (k * kSide + j) * kSide + i; };
-  for (int n = 0; n < kSide * kSide * kHeight; ++n) {
-    multibody::Body b;
-    b.name = "sphere" + std::to_string(n);
-    b.joint = multibody::JointType::kFloating;
-    b.inertia.mass = 1.0;
-    b.inertia.rotational = 0.1 * Eigen::Matrix3d::Identity();
-    model.AddBody(b);
-  }
-  Eigen::VectorXd q = model.NeutralConfiguration();
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(model.nv);
-  SplitMix64 rng(11);
-  geometry::ContactSet contacts;
-  const auto add = [&](int a, int b, const Eigen::Vector3d& p, const Eigen::Vector3d& n) {
-    geometry::Contact c;
-    c.body_a = a;
-    c.body_b = b;
-    c.point = p;
-    c.normal = n;
-    c.mu = 0.4;
-    contacts.contacts.push_back(c);
-  };
-  for (int k = 0; k < kHeight; ++k) {
-    for (int j = 0; j < kSide; ++j) {
-      for (int i = 0; i < kSide; ++i) {
-        const int n = index(i, j, k);
-        const Eigen::Vector3d centre(i, j, 0.5 + k);
-        q.segment<3>(7 * n) = centre;
-        v.segment<3>(6 * n) =
-            Eigen::Vector3d(rng.Uniform(-0.2, 0.2), rng.Uniform(-0.2, 0.2), rng.Uniform(-1.0, 0.0));
-        v.segment<3>(6 * n + 3) = Eigen::Vector3d(rng.Uniform(-1, 1), rng.Uniform(-1, 1), 0);
-        add(n, k == 0 ? -1 : index(i, j, k - 1), centre - Eigen::Vector3d(0, 0, 0.5),
-            Eigen::Vector3d::UnitZ());
-        if (i > 0)
-          add(n, index(i - 1, j, k), centre - Eigen::Vector3d(0.5, 0, 0), Eigen::Vector3d::UnitX());
-        if (j > 0)
-          add(n, index(i, j - 1, k), centre - Eigen::Vector3d(0, 0.5, 0), Eigen::Vector3d::UnitY());
-      }
-    }
-  }
-  multibody::Data data = multibody::MakeData(model);
-  return contact::BuildContactProblem(model, data, q, v, Eigen::VectorXd::Zero(model.nv), contacts,
-                                      1e-3);
+  return testing::MakeSpherePile(5, 4, 11);
 }
 
 ContactSweepResult Sweep(const ContactRows& rows, int depth) {

@@ -16,29 +16,33 @@
 namespace coulomb {
 namespace {
 
-struct Run {
+struct RunResult {
   std::uint64_t hash = 0;
-  int levelled_islands = 0;  // summed over the steps
+  int levelled_islands = 0;     // summed over the steps
+  int partitioned_islands = 0;  // summed over the steps
   int failed = 0;
 };
 
-Run Simulate(const sim::Scene& scene, int threads) {
+RunResult Simulate(const sim::Scene& scene, int threads) {
   sim::Data data = sim::MakeData(scene.model, scene.initial);
   data.workers = ThreadPool(threads);
-  Run run;
+  RunResult run;
   for (int step = 0; step < scene.NumSteps(); ++step) {
     const sim::StepReport& report = sim::Step(scene.model, data);
     run.failed += report.status == LcpStatus::kSolved ? 0 : 1;
     run.levelled_islands += data.formulation.sweeps.result.levelled_islands;
+    run.partitioned_islands += data.formulation.sweeps.result.partitioned_islands;
   }
   run.hash = sim::HashState(data.state);
   return run;
 }
 
 void ExpectSameOnOneAndTwoThreads(const sim::Scene& scene) {
-  const Run one = Simulate(scene, 1), two = Simulate(scene, 2);
+  const RunResult one = Simulate(scene, 1), two = Simulate(scene, 2);
   EXPECT_EQ(one.levelled_islands, 0);  // one thread: the sequential sweep
-  EXPECT_GT(two.levelled_islands, 0) << "no island reached the workers: the test tests nothing";
+  EXPECT_EQ(one.partitioned_islands, two.partitioned_islands);
+  EXPECT_GT(two.levelled_islands + two.partitioned_islands, 0)
+      << "no island reached the workers: the test tests nothing";
   EXPECT_EQ(one.hash, two.hash);
   EXPECT_EQ(one.failed, two.failed);
 }
@@ -89,6 +93,19 @@ bodies:
     }
     ExpectSameOnOneAndTwoThreads(scene);
   }
+  // The same pile swept part by part (sweep_parts.h): its island of ~3 000 contacts in four
+  // parts, whose interiors and cuts the two threads share.
+  Expected<sim::Scene> loaded = io::ParseScene(text, "pile_1000.yaml", ".");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().ToString();
+  sim::Scene scene = std::move(loaded.value());
+  scene.model.settings.cone.island_parts = 4;
+  scene.model.settings.cone.partitioned_island_contacts = 1000;
+  const RunResult one = Simulate(scene, 1), two = Simulate(scene, 2);
+  EXPECT_EQ(one.partitioned_islands, scene.NumSteps());
+  EXPECT_EQ(two.partitioned_islands, scene.NumSteps());
+  EXPECT_EQ(one.hash, two.hash);
+  EXPECT_EQ(one.failed, 0);
+  EXPECT_EQ(two.failed, 0);
 }
 
 }  // namespace

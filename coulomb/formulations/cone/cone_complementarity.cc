@@ -89,6 +89,8 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     p.sticking_step = newton_after;
     p.acceleration_depth = params.acceleration_depth;
     p.accelerated_island_contacts = params.accelerated_island_contacts;
+    p.island_parts = params.island_parts;
+    p.partitioned_island_contacts = params.partitioned_island_contacts;
     p.workers = sweeps->workers;
     // Where Newton is dense and cheap, the sweeps hand over as soon as they stop gaining: the
     // mass ratio's stalled steps took 12 sweeps before, 3 now (docs/ARCHITECTURE.md).
