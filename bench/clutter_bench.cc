@@ -350,7 +350,7 @@ int Run(int argc, char** argv) {
   std::vector<std::string> formulations = {"sap", "cone", "velocity-lcp"};
   double duration = 1.5, dt = 0.002;
   int max_lcp = 100, max_cone = 10000;
-  std::string json_path, svg_path;
+  std::string json_path, svg_path, scene_path;
   Options options;
   app.add_option("--bodies", sizes, "scene sizes")->delimiter(',');
   app.add_option("--formulations", formulations, "formulations to run")->delimiter(',');
@@ -380,6 +380,9 @@ int Run(int argc, char** argv) {
   app.add_option("--full-step", options.try_full_step,
                  "SAP: take the full Newton step when it meets Armijo's condition (1) or always "
                  "search the line (0)");
+  app.add_option("--write-scene", scene_path,
+                 "write the scene of the first --bodies size as YAML here (for coulomb run, "
+                 "--html) and exit");
   app.add_option("--island-parts", options.island_parts,
                  "cone: sweep islands of at least --partitioned-island-contacts contacts in this "
                  "many parts (1: the ground-up order)");
@@ -387,6 +390,11 @@ int Run(int argc, char** argv) {
                  "cone: the fewest contacts of an island swept in parts");
   CLI11_PARSE(app, argc, argv);
 
+  if (!scene_path.empty()) {
+    if (sizes.empty()) return 2;
+    std::ofstream(scene_path) << ClutterScene(sizes.front(), dt, duration);
+    return 0;
+  }
   const std::optional<FormulationSettings> settings = MakeSettings(options);
   if (!settings) return 2;
   std::vector<Row> rows;
