@@ -191,23 +191,31 @@ bool SolveIslandBySticking(Sweeper& s, int begin, int end, double bound2, double
 // Sweeps one island until its measure meets the tolerance, it stalls (if asked) or the cap.
 // `final2` is its measure (IslandResidual2) on the velocities and impulses it ends with: the
 // island's share of the step's certificate, since no other island moves its bodies.
-IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
-                      double& warm_residual2, double& final2) {
+// How island [begin, end) of rows.order is swept: in slabs when it is large enough (on any
+// thread count), else level by level when there are workers and it is large enough for them,
+// else in order; its schedule is laid out here.
+void ChooseSchedule(Sweeper& s, int begin, int end) {
   const ContactSweepParams& params = s.params;
-  const ContactRows& rows = s.rows;
-  const std::span<const int> island(rows.order.data() + begin,
+  const std::span<const int> island(s.rows.order.data() + begin,
                                     static_cast<std::size_t>(end - begin));
   s.schedule = Sweeper::Schedule::kInOrder;
   if (params.island_parts > 1 && end - begin >= params.partitioned_island_contacts) {
     s.schedule = Sweeper::Schedule::kParts;
-    ScheduleParts(rows, island, params.island_parts, s.parts);
+    ScheduleParts(s.rows, island, params.island_parts, s.parts);
     ++s.partitioned_islands;
   } else if (s.many_threads() && end - begin >= params.levelled_island_contacts) {
     s.schedule = Sweeper::Schedule::kLevels;
-    ScheduleLevels(rows, island, s.levels);
+    ScheduleLevels(s.rows, island, s.levels);
     ++s.levelled_islands;
   }
   s.parallel_measure = s.schedule != Sweeper::Schedule::kInOrder && s.many_threads();
+}
+
+IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
+                      double& warm_residual2, double& final2) {
+  const ContactSweepParams& params = s.params;
+  const ContactRows& rows = s.rows;
+  ChooseSchedule(s, begin, end);
   double scale = 1;
   if (s.pyramid()) {
     scale = std::max(1.0, rows.q.lpNorm<Eigen::Infinity>());
