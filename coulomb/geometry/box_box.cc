@@ -1,5 +1,6 @@
 #include "coulomb/geometry/box_box.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -47,12 +48,16 @@ Face BoxFace(const Box& box, const Transform& X, const Eigen::Vector3d& directio
 int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transform& X_WB,
                  double margin, std::vector<ContactPoint>& out) {
   const Eigen::Vector3d d = X_WA.p - X_WB.p;  // from B to A
-  // Candidate axes: 3 + 3 face normals, 9 edge cross products. Track the least separation
-  // (most negative overlap first): the contact normal is the axis of least penetration.
-  double best_separation = -std::numeric_limits<double>::infinity();
-  Eigen::Vector3d best_axis = Eigen::Vector3d::UnitZ();
-  int best_kind = -1;  // 0: face of A, 1: face of B, 2: edge–edge
-  int best_i = 0, best_j = 0;
+  // Candidate axes: 3 + 3 face normals, 9 edge cross products. The contact normal is the axis of
+  // least penetration, face and edge axes tracked apart so that the choice between them can
+  // prefer faces (below).
+  struct Axis {
+    double separation = -std::numeric_limits<double>::infinity();
+    Eigen::Vector3d direction = Eigen::Vector3d::UnitZ();
+    int kind = -1;  // 0: face of A, 1: face of B, 2: edge–edge
+    int i = 0, j = 0;
+  };
+  Axis face, edge;
   const auto test = [&](Eigen::Vector3d axis, int kind, int i, int j) {
     const double length = axis.norm();
     if (length < 1e-9) return true;  // parallel edges: covered by the face axes
@@ -60,15 +65,8 @@ int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transf
     if (axis.dot(d) < 0) axis = -axis;  // point from B to A
     const double separation = axis.dot(d) - Radius(a, X_WA.R, axis) - Radius(b, X_WB.R, axis);
     if (separation > margin) return false;  // a separating axis: no contact
-    // Prefer face axes when nearly tied (edge axes give one point, faces a manifold).
-    const double bias = kind == 2 ? 1e-6 * (1.0 + std::abs(separation)) : 0.0;
-    if (separation - bias > best_separation) {
-      best_separation = separation - bias;
-      best_axis = axis;
-      best_kind = kind;
-      best_i = i;
-      best_j = j;
-    }
+    Axis& best = kind == 2 ? edge : face;
+    if (separation > best.separation) best = {separation, axis, kind, i, j};
     return true;
   };
   for (int i = 0; i < 3; ++i) {
@@ -80,6 +78,20 @@ int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transf
       if (!test(X_WA.R.col(i).cross(X_WB.R.col(j)), 2, i, j)) return 0;
     }
   }
+  // An edge axis wins only when clearly shallower than every face axis. Two near-upright boxes
+  // stacked with a relative yaw have horizontal edges whose cross products all lie near the
+  // vertical, so an edge axis ties the face axis within a small tilt; taking it turns the face
+  // manifold into one edge–edge point, the upper box pivots about it and sinks into the lower
+  // (2 000-body clutter: 6 cm deep with certified steps). ODE's dBoxBox asks 5 % (its fudge
+  // factor) and Box2D 2 % plus half a slop; 5 % of the depth plus 2 % of the smaller box's
+  // smallest half extent here, which keeps true edge–edge crossings (face axes centimetres
+  // deeper) and the face manifold whenever the two nearly agree.
+  const double smallest = std::min(a.half_extents.minCoeff(), b.half_extents.minCoeff());
+  const bool edge_wins =
+      edge.separation > face.separation + 0.05 * std::abs(face.separation) + 0.02 * smallest;
+  const Axis& chosen = edge_wins ? edge : face;
+  const int best_kind = chosen.kind, best_i = chosen.i, best_j = chosen.j;
+  const Eigen::Vector3d best_axis = chosen.direction;
   const Eigen::Vector3d n = best_axis;  // from B into A
   if (best_kind == 2) {
     // Edge–edge: the edges of A and B most extreme along ∓n, closest points between them.

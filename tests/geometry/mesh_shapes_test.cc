@@ -112,12 +112,13 @@ TEST(ConvexMesh, RestingOnAHalfSpaceGivesTheFaceCorners) {
 }
 
 // A mesh box against a box must give what the analytic box–box routine gives: the same
-// deepest φ and normal, and the same number of points when faces rest on faces.
+// deepest φ and normal (unless the analytic routine prefers a face to a slightly shallower edge
+// axis), and the same number of points when faces rest on faces.
 TEST(ConvexMesh, MeshBoxAgainstBoxAgreesWithTheAnalyticRoutine) {
   SplitMix64 rng(7);
   const Eigen::Vector3d ha(0.3, 0.2, 0.1), hb(0.25, 0.25, 0.15);
   const ConvexMesh mesh = MeshBox(ha);
-  int compared = 0;
+  int compared = 0, face_preferred = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const Transform X_A =
         At({rng.Uniform(-0.2, 0.2), rng.Uniform(-0.2, 0.2), 0.3}, RandomRotation(rng));
@@ -131,10 +132,27 @@ TEST(ConvexMesh, MeshBoxAgainstBoxAgreesWithTheAnalyticRoutine) {
     double deepest_a = INFINITY, deepest_g = INFINITY;
     for (const ContactPoint& c : analytic) deepest_a = std::min(deepest_a, c.phi);
     for (const ContactPoint& c : general) deepest_g = std::min(deepest_g, c.phi);
-    EXPECT_NEAR(deepest_g, deepest_a, 1e-6 + 1e-3 * std::abs(deepest_a)) << "trial " << trial;
-    EXPECT_GT(general[0].normal.dot(analytic[0].normal), 0.999) << "trial " << trial;
+    if (general[0].normal.dot(analytic[0].normal) > 0.999) {
+      EXPECT_NEAR(deepest_g, deepest_a, 1e-6 + 1e-3 * std::abs(deepest_a)) << "trial " << trial;
+      continue;
+    }
+    // Otherwise the analytic routine preferred a face to an edge axis that is shallower by less
+    // than its stated tolerance (5 % of the depth + 2 % of the smallest half extent); the
+    // general path's EPA depth is the least penetration, so it bounds the face's from above.
+    ++face_preferred;
+    const Eigen::Vector3d& n = analytic[0].normal;
+    bool face_normal = false;
+    for (int k = 0; k < 3; ++k) {
+      face_normal = face_normal || std::abs(n.dot(X_A.R.col(k))) > 1 - 1e-12 ||
+                    std::abs(n.dot(X_B.R.col(k))) > 1 - 1e-12;
+    }
+    EXPECT_TRUE(face_normal) << "trial " << trial;
+    EXPECT_LE(deepest_a, deepest_g + 1e-6) << "trial " << trial;
+    EXPECT_GE(deepest_a, deepest_g - 0.05 * std::abs(deepest_g) - 0.02 * 0.1 - 1e-6)
+        << "trial " << trial;
   }
   EXPECT_GT(compared, 40);
+  EXPECT_LT(face_preferred, compared / 4);
   // Face on face: the mesh box sitting flat on the box, slightly sunk, touches at 4 corners.
   std::vector<ContactPoint> flat;
   ASSERT_EQ(Collide(mesh, At({0.05, 0, 0.25 - 1e-3}), Box{hb}, At({0, 0, 0}), 0.0, flat), 4);
