@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "coulomb/io/checkpoint_file.h"
 #include "coulomb/io/html_replay.h"
@@ -279,7 +280,11 @@ int RunScene(const RunOptions& given) {
   control.resume = plan.resume ? &plan.resume->checkpoint : nullptr;
   control.checkpoint_every = plan.every_steps;
   control.checkpoint_at_end = !plan.path.empty();
-  control.threads = options.threads;
+  // All cores unless told: the answer is the same for any count (docs/determinism.md), and islands
+  // too small to share run in order on the caller's thread, so small scenes lose nothing.
+  control.threads = options.threads > 0
+                        ? options.threads
+                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int last_checkpoint = -1;
   if (!plan.path.empty()) {
     control.on_checkpoint = [&](const sim::RunCheckpoint& checkpoint) {

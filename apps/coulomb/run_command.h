@@ -22,7 +22,7 @@ struct RunOptions {
   bool json = false;                       // print the summary JSON on stdout
   bool force = false;                      // replace existing output files
   bool quiet = false;                      // no progress display
-  int threads = 1;                         // the step's threads (sim::Data::workers)
+  int threads = 0;                         // the step's threads (sim::Data::workers); 0: all cores
 };
 
 // Exit codes: 0 every step solved, 1 some steps failed (the summary says which first),

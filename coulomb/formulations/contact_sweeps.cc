@@ -204,9 +204,12 @@ void ChooseSchedule(Sweeper& s, int begin, int end) {
     ScheduleParts(s.rows, island, params.island_parts, s.parts);
     ++s.partitioned_islands;
   } else if (s.many_threads() && end - begin >= params.levelled_island_contacts) {
-    s.schedule = Sweeper::Schedule::kLevels;
     ScheduleLevels(s.rows, island, s.levels);
-    ++s.levelled_islands;
+    // In order or level by level, the same bits (sweep_levels.h): only the time differs.
+    if (end - begin >= params.levelled_mean_width * s.levels.num_levels()) {
+      s.schedule = Sweeper::Schedule::kLevels;
+      ++s.levelled_islands;
+    }
   }
   s.parallel_measure = s.schedule != Sweeper::Schedule::kInOrder && s.many_threads();
 }

@@ -257,6 +257,15 @@ void AddSharedSolverSettings(TableBuilder& t) {
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.partitioned_island_contacts; },
           "cone"));
+  t.Add("solver.levelled_mean_width", Type::kInteger, "", 1, 1e9,
+        "cone and velocity-lcp sweeps on several threads: an island is swept level by level (no "
+        "two contacts of a level share a body) when its levels hold this many contacts on "
+        "average, else in order on one thread; the same bits either way, only the time differs")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.cone.levelled_mean_width; }, "cone"))
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.levelled_mean_width; },
+          "velocity-lcp"));
   t.Add("solver.max_iterations", Type::kInteger, "", 1, 1e5,
         "Newton iteration cap of the cone's semismooth Newton and of SAP")
       .Reads(FieldTarget(

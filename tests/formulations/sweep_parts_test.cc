@@ -88,6 +88,7 @@ ContactSweepResult Sweep(const ContactRows& rows, int parts, ThreadPool* workers
   params.acceleration_depth = 5;
   params.island_parts = parts;
   params.partitioned_island_contacts = 1000;
+  params.levelled_mean_width = 1;  // this pile's levels are narrow; the levelled path is tested
   params.workers = workers;
   ContactSweepResult result;
   SolveContactSweeps(rows, params, {}, result);

@@ -91,6 +91,7 @@ void SolveConeComplementarity(const contact::ContactProblem& problem, const Cone
     p.accelerated_island_contacts = params.accelerated_island_contacts;
     p.island_parts = params.island_parts;
     p.partitioned_island_contacts = params.partitioned_island_contacts;
+    p.levelled_mean_width = params.levelled_mean_width;
     p.workers = sweeps->workers;
     // Where Newton is dense and cheap, the sweeps hand over as soon as they stop gaining: the
     // mass ratio's stalled steps took 12 sweeps before, 3 now (docs/ARCHITECTURE.md).

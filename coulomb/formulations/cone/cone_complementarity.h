@@ -31,6 +31,9 @@ struct ConeParams {
   // one thread pays ~7 % for the order, two gain 1.44× over one (docs/ARCHITECTURE.md).
   int island_parts = 8;
   int partitioned_island_contacts = 4096;
+  // On several threads, smaller islands are swept level by level when their levels are this wide
+  // on average, else in order: the same bits either way (ContactSweepParams).
+  int levelled_mean_width = ContactSweepParams{}.levelled_mean_width;
   ConeSolverKind solver = ConeSolverKind::kPortfolio;
   ConeSolverSettings settings = [] {
     ConeSolverSettings s;

@@ -52,6 +52,8 @@ struct VelocityLcpParams {
   // (GuessStewartTrinkleBasis) and take its answer if it passes Lemke's certificate — one small
   // factorization where a contact set persists, instead of a path of pivots; Lemke otherwise.
   bool warm_basis = true;
+  // The block Gauss–Seidel's levelled sweeps on several threads (ContactSweepParams).
+  int levelled_mean_width = ContactSweepParams{}.levelled_mean_width;
 };
 
 // The LCP solvers the LCP formulations (velocity-lcp, trinkle) take, for messages.
