@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "coulomb/base/random.h"
+#include "tests/support/stacked_cubes.h"
 
 namespace coulomb::geometry {
 namespace {
@@ -183,38 +184,12 @@ TEST(NarrowPhase, RotatedBoxOnBoxAndSeparation) {
 }
 
 TEST(NarrowPhase, TiltedYawedBoxOnBoxKeepsItsFaceManifold) {
-  // Two 7 cm cubes from the 2 000-body clutter, the upper sunk 7.8 mm into the lower, both
-  // tilted by a few degrees and yawed 40° apart. An edge axis (lower x × upper x, 3.5° from
-  // vertical) is 4 % shallower than the upper cube's face axis; taking it gave one point, about
-  // which the upper cube pivoted and sank 6 cm. A face must win: four points, a face normal.
-  const Box cube{Eigen::Vector3d::Constant(0.035)};
-  Eigen::Matrix3d R_lower, R_upper;
-  R_lower << 0.8599429382701239, -0.5101099435352512, 0.01691119232369124,  //
-      0.5088854265842597, 0.8594792551768922, 0.04828076771065911,          //
-      -0.03916331867324221, -0.03291284592735145, 0.9986906322998431;
-  R_upper << 0.35822516411081706, -0.9333182742841593, -0.02432551510281095,  //
-      0.9314473398239889, 0.35548171168499254, 0.07770846667077322,           //
-      -0.06387945626406778, -0.05049506455829923, 0.9966793182978466;
-  const Transform lower =
-      At({0.17732057481688582, 0.38077887858981696, 0.3146538017335977}, R_lower);
-  const Transform upper =
-      At({0.1767080034946657, 0.39589653011762255, 0.3782152188116591}, R_upper);
+  // tests/support/stacked_cubes.h: an edge axis 4 % shallower than a face axis must not win.
+  const Box cube{Eigen::Vector3d::Constant(testing::kStackedCubeHalfExtent)};
+  const Transform lower = testing::LowerStackedCube(), upper = testing::UpperStackedCube();
   std::vector<ContactPoint> out;
   ASSERT_EQ(Collide(cube, upper, cube, lower, 0.02, out), 4);
-  const bool lower_face = out[0].normal.isApprox(R_lower.col(2), 1e-12);
-  const bool upper_face = out[0].normal.isApprox(R_upper.col(2), 1e-12);
-  EXPECT_TRUE(lower_face || upper_face) << out[0].normal.transpose();
-  for (const ContactPoint& c : out) {
-    EXPECT_TRUE(c.normal.isApprox(out[0].normal, 1e-12));
-    // Each point's depth is its signed distance to the reference face's plane (closed form).
-    const Transform& reference = upper_face ? upper : lower;
-    const Eigen::Vector3d outward = upper_face ? Eigen::Vector3d(-c.normal) : c.normal;
-    const double plane = outward.dot(reference.p) + 0.035;
-    const Eigen::Vector3d& on_incident = upper_face ? c.witness_b : c.witness_a;
-    EXPECT_NEAR(outward.dot(on_incident) - plane, c.phi, 1e-12);
-    EXPECT_LT(c.phi, 0.0);
-    EXPECT_GT(c.phi, -0.0079);
-  }
+  testing::ExpectStackedCubeFaceManifold(out);
 }
 
 TEST(NarrowPhase, CapsulePairsAreExact) {
