@@ -114,9 +114,41 @@ double IslandResidual2(const Sweeper& s, int begin, int end,
   return total;
 }
 
-// Contacts [from, to) of `order`, in order.
+// Asks the cache for what contact k's update will read: its row's `lines` first cache lines,
+// or (once the row is there) its Jacobian and M⁻¹Jᵀ blocks, the velocities of its sides and its
+// impulse. A hint only: nothing computed changes.
+void PrefetchRow(const ContactRows& rows, int k) {
+  const char* row = reinterpret_cast<const char*>(&rows.contacts[k]);
+  for (std::size_t line = 0; line < sizeof(ContactRows::Row); line += 64) {
+    __builtin_prefetch(row + line);
+  }
+}
+
+void PrefetchOperands(const Sweeper& s, int k) {
+  for (const ContactRows::Side& side : s.rows.contacts[k].sides) {
+    if (side.size == 0) continue;
+    const double* J = s.rows.J.data() + side.offset;
+    const double* MinvJt = s.rows.MinvJt.data() + side.offset;
+    for (int d = 0; d < 3 * side.size; d += 8) {  // 8 doubles a line
+      __builtin_prefetch(J + d);
+      __builtin_prefetch(MinvJt + d);
+    }
+    __builtin_prefetch(s.v.data() + side.start);
+  }
+  __builtin_prefetch(s.r.data() + 3 * k);
+}
+
+// Contacts [from, to) of `order`, in order. The sweep order jumps through the rows (ground up, or
+// slab by slab, against the problem's order), so every update used to wait on memory: with the
+// row 8 updates ahead and its operands 4 ahead asked for, ContactVelocity's loads stop stalling
+// (perf on the 2 000-body clutter: 22 % of the time there, 19 % on one compare of a row's side).
 void UpdateInOrder(Sweeper& s, const int* order, int from, int to) {
-  for (int i = from; i < to; ++i) UpdateContact(s, order[i]);
+  constexpr int kRowAhead = 8, kOperandsAhead = 4;
+  for (int i = from; i < to; ++i) {
+    if (i + kRowAhead < to) PrefetchRow(s.rows, order[i + kRowAhead]);
+    if (i + kOperandsAhead < to) PrefetchOperands(s, order[i + kOperandsAhead]);
+    UpdateContact(s, order[i]);
+  }
 }
 
 // One Gauss–Seidel sweep of the island: in order, level by level on the workers, or phase by
