@@ -91,8 +91,7 @@ int CollideBoxes(const Box& a, const Transform& X_WA, const Box& b, const Transf
       edge.separation > face.separation + 0.05 * std::abs(face.separation) + 0.02 * smallest;
   const Axis& chosen = edge_wins ? edge : face;
   const int best_kind = chosen.kind, best_i = chosen.i, best_j = chosen.j;
-  const Eigen::Vector3d best_axis = chosen.direction;
-  const Eigen::Vector3d n = best_axis;  // from B into A
+  const Eigen::Vector3d& n = chosen.direction;  // from B into A
   if (best_kind == 2) {
     // Edge–edge: the edges of A and B most extreme along ∓n, closest points between them.
     Eigen::Vector3d edge_a = X_WA.p, edge_b = X_WB.p;
