@@ -24,12 +24,17 @@ void AddSide(const double* J, const double* Minv, int n, double* Y, Eigen::Matri
   W.noalias() += Js * Ys;
 }
 
-// The sides of every contact and their offsets in the pools, and J's entries copied into them.
+void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& rows);
+
+// The sides of every contact, the islands and their order, the sides' offsets in the pools, and
+// J's entries copied into them. The pools are laid out in the sweep order (island by island,
+// ground up), not the problem's: a sweep then reads them front to back instead of jumping, which
+// on a pile whose rows outgrow the caches is most of a contact update's time (the values and
+// every operation on them are the same; only their addresses change).
 void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows) {
   const int nc = problem.num_contacts();
   const auto& blocks = problem.mass.blocks();
   rows.contacts.resize(nc);
-  int pool = 0;
   for (int k = 0; k < nc; ++k) {
     const auto [a, b] = problem.contact_blocks[k];
     ContactRows::Row& row = rows.contacts[k];
@@ -38,8 +43,16 @@ void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows)
     for (int j = 0; j < 2; ++j) {
       if (sides[j] < 0) continue;
       const multibody::DofBlock& block = blocks[sides[j]];
-      row.sides[j] = {sides[j], block.start, block.size, pool};
-      pool += 3 * block.size;
+      row.sides[j] = {sides[j], block.start, block.size, 0};
+    }
+  }
+  OrderByIslandAndDepth(problem, rows);
+  int pool = 0;
+  for (const int k : rows.order) {
+    for (Side& side : rows.contacts[k].sides) {
+      if (side.size == 0) continue;
+      side.offset = pool;
+      pool += 3 * side.size;
     }
   }
   math::ReserveGrowing(rows.J, static_cast<std::size_t>(pool));
@@ -230,7 +243,6 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
     row.bias = {-RequiredNormalVelocity(problem, k, vn, correction), 0, 0};
     rows.q.segment<3>(3 * k) = ContactRowVelocity(rows, k, problem.v_star) + row.bias;
   }
-  OrderByIslandAndDepth(problem, rows);
 }
 
 }  // namespace coulomb
