@@ -114,9 +114,9 @@ double IslandResidual2(const Sweeper& s, int begin, int end,
   return total;
 }
 
-// Asks the cache for what contact k's update will read: its row's `lines` first cache lines,
-// or (once the row is there) its Jacobian and M⁻¹Jᵀ blocks, the velocities of its sides and its
-// impulse. A hint only: nothing computed changes.
+// Ask the cache for what contact k's update will read: its row (PrefetchRow), then, once the row
+// is there, its Jacobian and M⁻¹Jᵀ blocks, its sides' velocities and its impulse
+// (PrefetchOperands). Hints only: nothing computed changes.
 void PrefetchRow(const ContactRows& rows, int k) {
   const char* row = reinterpret_cast<const char*>(&rows.contacts[k]);
   for (std::size_t line = 0; line < sizeof(ContactRows::Row); line += 64) {
