@@ -111,11 +111,28 @@ void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& ro
     }
   }
   s.Minv.resize(total);
+  s.free_body.assign(blocks.size(), -1);
+  rows.free_body_inverse.clear();
   for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
     if (s.block_offset[b] < 0) continue;
     const int n = blocks[b].size;
-    problem.mass.InvertBlock(b,
-                             Eigen::Map<Eigen::MatrixXd>(s.Minv.data() + s.block_offset[b], n, n));
+    const Eigen::Map<Eigen::MatrixXd> Minv(s.Minv.data() + s.block_offset[b], n, n);
+    problem.mass.InvertBlock(b, Minv);
+    if (n != 6) continue;
+    // diag(s I, N), to the bit: a lone centred free body's (its mass block is diag(m I, I_c)
+    // exactly, and the Cholesky factor keeps every zero of a block-diagonal matrix).
+    const double inverse_mass = Minv(0, 0);
+    if (Minv(1, 1) != inverse_mass || Minv(2, 2) != inverse_mass ||
+        !Minv.block<3, 3>(3, 0).isZero(0) || !Minv.block<3, 3>(0, 3).isZero(0) || Minv(0, 1) != 0 ||
+        Minv(0, 2) != 0 || Minv(1, 2) != 0 || Minv(1, 0) != 0 || Minv(2, 0) != 0 ||
+        Minv(2, 1) != 0) {
+      continue;
+    }
+    s.free_body[b] = static_cast<int>(rows.free_body_inverse.size());
+    rows.free_body_inverse.push_back(inverse_mass);
+    for (int c = 3; c < 6; ++c) {
+      for (int r = 3; r < 6; ++r) rows.free_body_inverse.push_back(Minv(r, c));
+    }
   }
 }
 
@@ -223,8 +240,9 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
   for (int k = 0; k < nc; ++k) {
     ContactRows::Row& row = rows.contacts[k];
     Eigen::Matrix3d W = Eigen::Matrix3d::Zero();
-    for (const Side& side : row.sides) {
+    for (Side& side : row.sides) {
       if (side.size == 0) continue;
+      side.free_body = rows.scratch.free_body[side.block];
       const double* Minv = rows.scratch.Minv.data() + rows.scratch.block_offset[side.block];
       const double* J = rows.J.data() + side.offset;
       double* Y = rows.MinvJt.data() + side.offset;

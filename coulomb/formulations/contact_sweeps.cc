@@ -131,7 +131,12 @@ void PrefetchOperands(const Sweeper& s, int k) {
     const double* MinvJt = s.rows.MinvJt.data() + side.offset;
     for (int d = 0; d < 3 * side.size; d += 8) {  // 8 doubles a line
       __builtin_prefetch(J + d);
-      __builtin_prefetch(MinvJt + d);
+      if (side.free_body < 0) __builtin_prefetch(MinvJt + d);
+    }
+    if (side.free_body >= 0) {
+      const double* inverse = s.rows.free_body_inverse.data() + side.free_body;
+      __builtin_prefetch(inverse);
+      __builtin_prefetch(inverse + 8);
     }
     __builtin_prefetch(s.v.data() + side.start);
   }
@@ -327,7 +332,15 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
 void ApplyContactImpulse(const ContactRows& rows, int k, const Eigen::Vector3d& delta,
                          Eigen::VectorXd& v) {
   for (const Side& side : rows.contacts[k].sides) {
-    if (side.size == 6) {
+    if (side.free_body >= 0) {
+      const double* J = rows.J.data() + side.offset;
+      const double* inverse = rows.free_body_inverse.data() + side.free_body;
+      v.segment<3>(side.start).noalias() +=
+          inverse[0] * (Eigen::Map<const Eigen::Matrix3d>(J).transpose() * delta);
+      v.segment<3>(side.start + 3).noalias() +=
+          Eigen::Map<const Eigen::Matrix3d>(inverse + 1) *
+          (Eigen::Map<const Eigen::Matrix3d>(J + 9).transpose() * delta);
+    } else if (side.size == 6) {
       v.segment<6>(side.start).noalias() +=
           Eigen::Map<const Eigen::Matrix<double, 6, 3>>(rows.MinvJt.data() + side.offset) * delta;
     } else if (side.size > 0) {
@@ -503,13 +516,14 @@ void ReserveContacts(const contact::ContactCapacity& capacity, ContactSweepWorks
   rows.points.reserve(n);
   rows.J.reserve(3 * n * static_cast<std::size_t>(capacity.columns));
   rows.MinvJt.reserve(rows.J.capacity());
+  rows.free_body_inverse.reserve(10 * blocks);
   math::ReserveStorage(rows.mu, capacity.contacts);
   math::ReserveStorage(rows.q, 3 * static_cast<Eigen::Index>(n));
   rows.order.reserve(n);
   rows.island_start.reserve(n + 1);
   ContactRows::Scratch& s = rows.scratch;
   for (std::vector<int>* per_block :
-       {&s.block_offset, &s.parent, &s.depth, &s.island_of, &s.queue}) {
+       {&s.block_offset, &s.free_body, &s.parent, &s.depth, &s.island_of, &s.queue}) {
     per_block->reserve(blocks);
   }
   s.touching_start.reserve(blocks + 1);

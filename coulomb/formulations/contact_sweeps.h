@@ -36,6 +36,12 @@ namespace coulomb {
 struct ContactRows {
   struct Side {  // the DoFs v[start, start + size) of mass block `block`; rows at `offset`
     int block = -1, start = 0, size = 0, offset = 0;
+    // A lone centred free body's side (M⁻¹ = diag(s I, N), multibody/dynamics.cc): s and N
+    // (column-major) at this offset in `free_body_inverse`, −1 for any other side. Its impulse
+    // M⁻¹ J_sᵀ Δ = (s G ᵀΔ, N Hᵀ Δ), J_s = [G H], then reads J_s's 18 numbers and its body's 10,
+    // shared with the body's other contacts, instead of M⁻¹ J_sᵀ's 18 of its own: a pile's
+    // sweeps wait on memory, not on flops.
+    int free_body = -1;
   };
   struct Row {
     LocalDelassus W;            // J_i M⁻¹ J_iᵀ + diag(D_i, 0, 0), with its inverse
@@ -44,17 +50,19 @@ struct ContactRows {
     std::array<Side, 2> sides;  // size 0: a side without velocities (the world, a fixed body)
   };
   std::vector<Row> contacts;
-  std::vector<double> J;       // per side: J_i's 3 × size columns, column-major
-  std::vector<double> MinvJt;  // per side: M⁻¹ J_iᵀ, size × 3, column-major
-  Eigen::VectorXd mu;          // n_c
-  Eigen::VectorXd v_star;      // free-motion velocity
-  Eigen::VectorXd q;           // 3 n_c: the contact velocity at r = 0, J v* + b
+  std::vector<double> J;                  // per side: J_i's 3 × size columns, column-major
+  std::vector<double> MinvJt;             // per side: M⁻¹ J_iᵀ, size × 3, column-major
+  std::vector<double> free_body_inverse;  // per lone centred free body: s, N (Side::free_body)
+  Eigen::VectorXd mu;                     // n_c
+  Eigen::VectorXd v_star;                 // free-motion velocity
+  Eigen::VectorXd q;                      // 3 n_c: the contact velocity at r = 0, J v* + b
   // Each contact's world point, m (empty when the problem has none): where sweep_parts.h cuts.
   std::vector<Eigen::Vector3d> points;
   std::vector<int> order;         // contacts island by island, ground up within one
   std::vector<int> island_start;  // island k is order[island_start[k], island_start[k + 1])
   struct Scratch {
     std::vector<int> block_offset;  // into Minv, −1 for a block no contact touches
+    std::vector<int> free_body;     // into free_body_inverse, −1 for other blocks
     std::vector<double> Minv;       // the touched blocks' dense M⁻¹
     std::vector<int> parent, depth, island_of, queue;
     // Per block b, the contacts on it: touching[touching_start[b] .. touching_start[b + 1]), in
