@@ -299,7 +299,9 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
         params.acceleration_depth, s.r, s.acceleration);
   }
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
-    if (accelerate && sweep > 1) AccelerateSweep(s.acceleration, s.r, s.v);
+    if (accelerate && sweep > 1) {
+      AccelerateSweep(s.acceleration, s.r, s.v, s.many_threads() ? params.workers : nullptr);
+    }
     SweepOnce(s, begin, end);
     sweeps = sweep;
     if (!(sweep <= 4 || sweep % 4 == 0 || sweep == params.max_sweeps)) continue;
