@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/geometry/broad_phase.h"
 #include "coulomb/geometry/narrow_phase.h"
 #include "coulomb/multibody/model.h"
@@ -206,11 +207,61 @@ bool ClosesWithinStep(const SpeculativeMotion& motion, double margin, int a,
   return p.phi - motion.time_step * speed - motion.slack <= margin;
 }
 
+// The narrow phase of pairs [begin, end), their contacts appended to `contacts` in pair order;
+// returns how many pairs had no routine.
+int CollidePairs(const CollisionWorld& world, const std::vector<double>& reach,
+                 const CollisionScratch& scratch, const SpeculativeMotion* motion, int begin,
+                 int end, std::vector<ContactPoint>& points, std::vector<Contact>& contacts) {
+  const auto reach_of = [&](int i) { return reach.empty() ? 0.0 : reach[i]; };
+  const std::vector<math::Transform>& X_WG = scratch.X_WG;
+  int unsupported = 0;
+  for (int pair = begin; pair < end; ++pair) {
+    auto [i, j] = scratch.pairs[pair];
+    // Body A should move: put a static geometry second.
+    if (world.geometries[i].body < 0) std::swap(i, j);
+    const CollisionGeometry& a = world.geometries[i];
+    const CollisionGeometry& b = world.geometries[j];
+    // A geometry whose inflated box lies wholly above a half-space is not within its margin of
+    // it: every body pairs with the ground and the walls in the broad phase, and on a hanging
+    // chain or a stack the narrow phase on those pairs was a tenth of the step.
+    if (AboveHalfSpace(scratch.boxes[i], b, X_WG[j], reach_of(j))) continue;
+    points.clear();
+    const double margin = world.margin + reach_of(i) + reach_of(j);
+    if (Collide(a.shape, X_WG[i], b.shape, X_WG[j], margin, points) < 0) {
+      ++unsupported;
+      continue;
+    }
+    for (const ContactPoint& p : points) {
+      if (motion != nullptr && p.phi > world.margin &&
+          !ClosesWithinStep(*motion, world.margin, i, X_WG[i].p, j, X_WG[j].p, p)) {
+        continue;
+      }
+      Contact c;
+      c.body_a = a.body;
+      c.body_b = b.body;
+      c.point = p.point;
+      c.normal = p.normal;
+      c.phi = p.phi;
+      c.mu = CombineFriction(a.friction, b.friction);
+      c.restitution = std::max(a.restitution, b.restitution);
+      c.compliance = a.compliance + b.compliance;  // springs in series
+      c.geometry_a = i;
+      c.geometry_b = j;
+      // 20 bits per geometry, 24 for the feature (a triangle mesh numbers 8 per triangle).
+      c.id = ((static_cast<std::uint64_t>(std::min(i, j)) << 44) |
+              (static_cast<std::uint64_t>(std::max(i, j)) << 24)) +
+             static_cast<std::uint64_t>(p.feature) + 1;
+      contacts.push_back(c);
+    }
+  }
+  return unsupported;
+}
+
 }  // namespace
 
 void FindContacts(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
                   const std::vector<double>& reach, CollisionScratch& scratch,
-                  ContactDetection& out, const SpeculativeMotion* motion) {
+                  ContactDetection& out, const SpeculativeMotion* motion, ThreadPool* workers) {
   if (motion != nullptr && motion->linear.size() != world.geometries.size()) motion = nullptr;
   out.contacts.contacts.clear();
   out.candidate_pairs = out.unsupported_pairs = 0;
@@ -234,47 +285,31 @@ void FindContacts(const CollisionWorld& world, const std::vector<math::Transform
     return !std::binary_search(world.excluded_body_pairs.begin(), world.excluded_body_pairs.end(),
                                bodies);
   };
-  std::vector<std::pair<int, int>>& pairs = scratch.pairs;
-  FindCandidatePairs(boxes, keep, scratch.broad_phase, pairs);
-  out.candidate_pairs = static_cast<int>(pairs.size());
-  std::vector<ContactPoint>& points = scratch.points;
-  for (auto [i, j] : pairs) {
-    // Body A should move: put a static geometry second.
-    if (world.geometries[i].body < 0) std::swap(i, j);
-    const CollisionGeometry& a = world.geometries[i];
-    const CollisionGeometry& b = world.geometries[j];
-    // A geometry whose inflated box lies wholly above a half-space is not within its margin of
-    // it: every body pairs with the ground and the walls in the broad phase, and on a hanging
-    // chain or a stack the narrow phase on those pairs was a tenth of the step.
-    if (AboveHalfSpace(boxes[i], b, X_WG[j], reach_of(j))) continue;
-    points.clear();
-    const double margin = world.margin + reach_of(i) + reach_of(j);
-    if (Collide(a.shape, X_WG[i], b.shape, X_WG[j], margin, points) < 0) {
-      ++out.unsupported_pairs;
-      continue;
+  FindCandidatePairs(boxes, keep, scratch.broad_phase, scratch.pairs);
+  const int pairs = static_cast<int>(scratch.pairs.size());
+  out.candidate_pairs = pairs;
+  const int threads = workers != nullptr ? workers->size() : 1;
+  if (threads <= 1 || pairs < kMinPairsPerThread * threads) {
+    out.unsupported_pairs = CollidePairs(world, reach, scratch, motion, 0, pairs, scratch.points,
+                                         out.contacts.contacts);
+    return;
+  }
+  // One contiguous piece of the pairs per thread, each into its own list; the lists joined in
+  // piece order are the one-thread list, contact for contact, whatever the thread count.
+  scratch.pieces.resize(threads);
+  workers->ParallelFor(threads, [&](int t0, int t1) {
+    for (int t = t0; t < t1; ++t) {
+      CollisionScratch::Piece& piece = scratch.pieces[t];
+      piece.contacts.clear();
+      piece.unsupported =
+          CollidePairs(world, reach, scratch, motion, ThreadPool::PieceBegin(pairs, threads, t),
+                       ThreadPool::PieceBegin(pairs, threads, t + 1), piece.points, piece.contacts);
     }
-    for (const ContactPoint& p : points) {
-      if (motion != nullptr && p.phi > world.margin &&
-          !ClosesWithinStep(*motion, world.margin, i, X_WG[i].p, j, X_WG[j].p, p)) {
-        continue;
-      }
-      Contact c;
-      c.body_a = a.body;
-      c.body_b = b.body;
-      c.point = p.point;
-      c.normal = p.normal;
-      c.phi = p.phi;
-      c.mu = CombineFriction(a.friction, b.friction);
-      c.restitution = std::max(a.restitution, b.restitution);
-      c.compliance = a.compliance + b.compliance;  // springs in series
-      c.geometry_a = i;
-      c.geometry_b = j;
-      // 20 bits per geometry, 24 for the feature (a triangle mesh numbers 8 per triangle).
-      c.id = ((static_cast<std::uint64_t>(std::min(i, j)) << 44) |
-              (static_cast<std::uint64_t>(std::max(i, j)) << 24)) +
-             static_cast<std::uint64_t>(p.feature) + 1;
-      out.contacts.contacts.push_back(c);
-    }
+  });
+  for (const CollisionScratch::Piece& piece : scratch.pieces) {
+    out.contacts.contacts.insert(out.contacts.contacts.end(), piece.contacts.begin(),
+                                 piece.contacts.end());
+    out.unsupported_pairs += piece.unsupported;
   }
 }
 

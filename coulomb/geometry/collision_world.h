@@ -19,6 +19,10 @@
 #include "coulomb/geometry/shape.h"
 #include "coulomb/math/spatial.h"
 
+namespace coulomb {
+class ThreadPool;  // base/thread_pool.h
+}  // namespace coulomb
+
 namespace coulomb::multibody {
 struct Model;
 }
@@ -114,13 +118,24 @@ struct CollisionScratch {
   BroadPhaseScratch broad_phase;
   std::vector<std::pair<int, int>> pairs;
   std::vector<ContactPoint> points;
+  struct Piece {  // one thread's share of the narrow phase
+    std::vector<ContactPoint> points;
+    std::vector<Contact> contacts;
+    int unsupported = 0;
+  };
+  std::vector<Piece> pieces;
 };
+// The narrow phase runs on the workers when each would get at least this many candidate pairs
+// (a loop on them costs about as much as a few pairs' narrow phase).
+inline constexpr int kMinPairsPerThread = 256;
 // The same into `out` (its contacts rewritten, storage reused). With `motion` (non-empty), a
 // point farther apart than the margin is kept only if φ − h ‖v_a − v_b‖ − slack ≤ margin, with
-// v_a, v_b the two geometries' velocities at its witnesses.
+// v_a, v_b the two geometries' velocities at its witnesses. With `workers`, the narrow phase is
+// split among them; the contacts come out the same, in the same order, on any number of threads.
 void FindContacts(const CollisionWorld& world, const std::vector<math::Transform>& X_world,
                   const std::vector<double>& reach, CollisionScratch& scratch,
-                  ContactDetection& out, const SpeculativeMotion* motion = nullptr);
+                  ContactDetection& out, const SpeculativeMotion* motion = nullptr,
+                  ThreadPool* workers = nullptr);
 
 // Room in FindContacts' arrays for `contacts` contacts and twice as many candidate pairs, so that
 // a detection finding up to that many allocates nothing (sim::ReserveContacts).

@@ -33,7 +33,8 @@ void CalcContactVelocityRate(const Model& model, Data& data) {
   s.q = state.q;
   multibody::IntegrateConfigurationInPlace(model.multibody, state.v, kDelta, s.q);
   multibody::CalcForwardKinematics(model.multibody, data.multibody, s.q, state.v);
-  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, s.moved);
+  geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, s.moved,
+                         nullptr, &data.workers);
   s.matched.contacts.clear();
   s.index.clear();
   for (int k = 0; k < nc; ++k) {
@@ -108,7 +109,7 @@ void FindStepContacts(const Model& model, Data& data) {
                                     model.time_step, model.multibody.gravity, w.motion);
   }
   geometry::FindContacts(model.world, data.multibody.X_world, w.reach, w.collision, w.detection,
-                         relative ? &w.motion : nullptr);
+                         relative ? &w.motion : nullptr, &data.workers);
   report.unsupported_pairs = w.detection.unsupported_pairs;
   for (const geometry::Contact& c : w.detection.contacts.contacts) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);

@@ -1,7 +1,9 @@
 #include "coulomb/geometry/collision_world.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "coulomb/base/thread_pool.h"
 #include "coulomb/multibody/model.h"
 
 namespace coulomb::geometry {
@@ -253,6 +255,51 @@ TEST(CollisionWorld, HalfSpaceCullKeepsEveryContactWithinTheMargin) {
   EXPECT_NEAR(inside[0].phi, 0.999e-3, 1e-12);
   EXPECT_TRUE(contacts_at(1.001e-3).empty());
   EXPECT_EQ(contacts_at(-0.01).size(), 1u);
+}
+
+// A jumble of 600 spheres and boxes on the ground: the narrow phase split among two threads
+// finds the same contacts, in the same order and to the bit, as one thread, and more than one
+// thread's worth of pairs (so the split ran).
+TEST(CollisionWorld, TwoThreadsFindTheContactsOfOne) {
+  CollisionWorld world;
+  world.Add({"ground", -1, HalfSpace{}, {}, 0.5});
+  std::vector<Transform> poses;
+  constexpr int kSide = 10, kLayers = 6;
+  for (int i = 0; i < kSide * kSide * kLayers; ++i) {
+    const int x = i % kSide, y = (i / kSide) % kSide, z = i / (kSide * kSide);
+    // Neighbours 9 cm apart overlap by a few millimetres; every other body is a tilted box.
+    const Eigen::Vector3d p(0.09 * x + 0.003 * (y % 3), 0.09 * y, 0.045 + 0.088 * z);
+    CollisionGeometry geometry;
+    geometry.name = fmt::format("body {}", i);
+    geometry.body = static_cast<int>(poses.size());
+    if (i % 2 == 0) {
+      geometry.shape = Sphere{0.047};
+      poses.push_back(At(p));
+    } else {
+      geometry.shape = Box{Eigen::Vector3d(0.046, 0.046, 0.046)};
+      const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 3).normalized();
+      poses.push_back({Eigen::AngleAxisd(0.1 * (i % 7), axis).toRotationMatrix(), p});
+    }
+    world.Add(std::move(geometry));
+  }
+  CollisionScratch scratch;
+  ContactDetection one, two;
+  FindContacts(world, poses, {}, scratch, one);
+  ThreadPool workers(2);
+  FindContacts(world, poses, {}, scratch, two, nullptr, &workers);
+  ASSERT_GT(one.candidate_pairs, 2 * kMinPairsPerThread);
+  ASSERT_GT(one.contacts.contacts.size(), 1000u);
+  EXPECT_EQ(one.candidate_pairs, two.candidate_pairs);
+  EXPECT_EQ(one.unsupported_pairs, two.unsupported_pairs);
+  ASSERT_EQ(one.contacts.contacts.size(), two.contacts.contacts.size());
+  for (std::size_t k = 0; k < one.contacts.contacts.size(); ++k) {
+    const Contact& a = one.contacts.contacts[k];
+    const Contact& b = two.contacts.contacts[k];
+    ASSERT_EQ(a.id, b.id) << k;
+    EXPECT_EQ(a.point, b.point) << k;
+    EXPECT_EQ(a.normal, b.normal) << k;
+    EXPECT_EQ(a.phi, b.phi) << k;
+  }
 }
 
 TEST(CollisionWorld, ValidationNamesTheGeometry) {
