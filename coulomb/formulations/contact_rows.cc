@@ -122,10 +122,8 @@ void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& ro
     // diag(s I, N), to the bit: a lone centred free body's (its mass block is diag(m I, I_c)
     // exactly, and the Cholesky factor keeps every zero of a block-diagonal matrix).
     const double inverse_mass = Minv(0, 0);
-    if (Minv(1, 1) != inverse_mass || Minv(2, 2) != inverse_mass ||
-        !Minv.block<3, 3>(3, 0).isZero(0) || !Minv.block<3, 3>(0, 3).isZero(0) || Minv(0, 1) != 0 ||
-        Minv(0, 2) != 0 || Minv(1, 2) != 0 || Minv(1, 0) != 0 || Minv(2, 0) != 0 ||
-        Minv(2, 1) != 0) {
+    if (Minv.topLeftCorner<3, 3>() != inverse_mass * Eigen::Matrix3d::Identity() ||
+        !Minv.block<3, 3>(3, 0).isZero(0) || !Minv.block<3, 3>(0, 3).isZero(0)) {
       continue;
     }
     s.free_body[b] = static_cast<int>(rows.free_body_inverse.size());

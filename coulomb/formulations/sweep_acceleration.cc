@@ -3,6 +3,7 @@
 #include "coulomb/formulations/sweep_acceleration.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "coulomb/base/thread_pool.h"
 #include "coulomb/formulations/contact_sweeps.h"
@@ -19,6 +20,10 @@ int ContactPieces(const SweepAcceleration& a) {
 int RangePieces(const SweepAcceleration& a) {
   return (static_cast<int>(a.dofs.size()) + kAccelerationPiece - 1) / kAccelerationPiece;
 }
+// Items [first, second) of piece q, out of `count` contacts or ranges.
+std::pair<int, int> Piece(int count, int q) {
+  return {q * kAccelerationPiece, std::min(count, (q + 1) * kAccelerationPiece)};
+}
 
 // What the record pass does with a piece: pack g and f only (no secant yet), or also record the
 // secant in column j and its inner products with the m columns stored after it.
@@ -30,8 +35,7 @@ struct Record {
 // Piece q of the contacts: g = the sweep's r, f = g − x, and with a secant ΔG_j = g − g_last,
 // ΔF_j = f − f_last and the piece's ΔF_iᵀ ΔF_j, ΔF_iᵀ f.
 void RecordContacts(SweepAcceleration& a, const Eigen::VectorXd& r, int q, const Record& record) {
-  const int c0 = q * kAccelerationPiece;
-  const int c1 = std::min(static_cast<int>(a.contacts.size()), c0 + kAccelerationPiece);
+  const auto [c0, c1] = Piece(static_cast<int>(a.contacts.size()), q);
   for (int c = c0; c < c1; ++c) a.g.segment<3>(3 * c) = r.segment<3>(3 * a.contacts[c]);
   const int e0 = 3 * c0, length = 3 * (c1 - c0);
   const auto g = a.g.segment(e0, length);
@@ -52,8 +56,7 @@ void RecordContacts(SweepAcceleration& a, const Eigen::VectorXd& r, int q, const
 
 // Piece q of the velocity ranges: g = the sweep's v there, and ΔG_j = g − g_last.
 void RecordRanges(SweepAcceleration& a, const Eigen::VectorXd& v, int q, const Record& record) {
-  const int d0 = q * kAccelerationPiece;
-  const int d1 = std::min(static_cast<int>(a.dofs.size()), d0 + kAccelerationPiece);
+  const auto [d0, d1] = Piece(static_cast<int>(a.dofs.size()), q);
   for (int d = d0; d < d1; ++d) {
     a.g.segment(a.dof_at[d], a.dofs[d][1]) = v.segment(a.dofs[d][0], a.dofs[d][1]);
   }
@@ -73,17 +76,16 @@ void Mix(const SweepAcceleration& a, int e0, int length, Out&& out) {
 
 // Piece q of the contacts, mixed: into x and back into r.
 void MixContacts(SweepAcceleration& a, Eigen::VectorXd& r, int q) {
-  const int c0 = q * kAccelerationPiece;
-  const int c1 = std::min(static_cast<int>(a.contacts.size()), c0 + kAccelerationPiece);
+  const auto [c0, c1] = Piece(static_cast<int>(a.contacts.size()), q);
   Mix(a, 3 * c0, 3 * (c1 - c0), a.x.segment(3 * c0, 3 * (c1 - c0)));
   for (int c = c0; c < c1; ++c) r.segment<3>(3 * a.contacts[c]) = a.x.segment<3>(3 * c);
 }
 
 void MixRanges(const SweepAcceleration& a, Eigen::VectorXd& v, int q) {
-  const int d0 = q * kAccelerationPiece;
-  const int d1 = std::min(static_cast<int>(a.dofs.size()), d0 + kAccelerationPiece);
-  for (int d = d0; d < d1; ++d)
+  const auto [d0, d1] = Piece(static_cast<int>(a.dofs.size()), q);
+  for (int d = d0; d < d1; ++d) {
     Mix(a, a.dof_at[d], a.dofs[d][1], v.segment(a.dofs[d][0], a.dofs[d][1]));
+  }
 }
 
 // body(piece) for every piece, contacts' then ranges', on the workers when there are several.
@@ -160,8 +162,9 @@ void AccelerateSweep(SweepAcceleration& a, Eigen::VectorXd& r, Eigen::VectorXd& 
     }
   });
   double f_norm2 = 0;
-  for (int q = 0; q < contact_pieces; ++q)
+  for (int q = 0; q < contact_pieces; ++q) {
     f_norm2 += a.partial[static_cast<std::size_t>(q) * kPartials];
+  }
   if (a.has_last) {
     if (f_norm2 > a.f_last_norm2) {
       // The residual grew: the secants describe another piece of the map. Measured on the landing
