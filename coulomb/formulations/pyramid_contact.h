@@ -26,6 +26,14 @@ PyramidDirections MakePyramidDirections(int d);
 // ends on a ray (z untouched).
 bool SolvePyramidContact(const LocalDelassus& W, const Eigen::Vector3d& q, double mu,
                          const PyramidDirections& directions, double* z);
+// The sliding answer (p_n > 0, λ ≥ 0, Σ β = μ p_n) of the same LCP in closed form, for q_n < 0
+// and μ > 0: friction on one edge D_j of the pyramid (r = p_n (1, μ D_j)) or on the face between
+// two neighbouring edges, whose β split makes the slip equally opposed to both. The edges and
+// faces nearest the tangential direction `toward` are tried first. False when none is the answer
+// to rounding (z then partly written).
+bool SolvePyramidSliding(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu,
+                         const Eigen::Vector2d& toward, const PyramidDirections& directions,
+                         double* z);
 // z's (n, t, o) impulse.
 Eigen::Vector3d PyramidContactImpulse(const double* z, const PyramidDirections& directions);
 // max_i |min(z_i, w_i)| of z against the contact velocity u: the LCP's natural residual.

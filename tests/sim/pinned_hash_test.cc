@@ -50,7 +50,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
   static const auto* hashes = new std::map<Key, std::uint64_t>{
       {{"arch", "sap"}, 0xd2b1c603b2c1f8c9ULL},
       {{"arm_hand_ball", "sap"}, 0x6d920e5b253af258ULL},
-      {{"bin", "velocity-lcp"}, 0x8bc1ec4af7759b92ULL},
+      {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
       {{"bin", "cone"}, 0xa06969972e969155ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},
       {{"cylinder_crush", "sap"}, 0xdd8003e789bfa3c3ULL},
@@ -87,7 +87,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "cone"}, 0x9296779c182c7b7aULL},
       {{"painleve_rod", "trinkle"}, 0x880f994b043b1bb1ULL},
       {{"painleve_rod", "sap"}, 0x43a3a57a6e993e54ULL},
-      {{"pyramid", "velocity-lcp"}, 0xeae6cfae31832404ULL},
+      {{"pyramid", "velocity-lcp"}, 0xa0a27f2e114d9960ULL},
       {{"pyramid", "cone"}, 0xef77c59af18f4870ULL},
       {{"pyramid", "trinkle"}, 0xe9c6b2c52308c75cULL},
       {{"pyramid", "sap"}, 0x6fc03b0a35c2eeceULL},
