@@ -51,7 +51,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"arch", "sap"}, 0xd2b1c603b2c1f8c9ULL},
       {{"arm_hand_ball", "sap"}, 0x6d920e5b253af258ULL},
       {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
-      {{"bin", "cone"}, 0xa06969972e969155ULL},
+      {{"bin", "cone"}, 0x5b4ff5b0b726fad6ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},
       {{"cylinder_crush", "sap"}, 0xdd8003e789bfa3c3ULL},
       {{"drop", "velocity-lcp"}, 0x85ea6d3353346a38ULL},
