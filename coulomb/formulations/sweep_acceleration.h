@@ -37,8 +37,14 @@ inline constexpr int kAccelerationPiece = 256;
 
 inline constexpr int kMaxAccelerationDepth = 16;
 // Measured on the landing bin (NSGS at ABH 1e-4, mean sweeps a step): depth 3: 66, 5: 78, 8: 66,
-// 12: 71, plain sweeps 200; on 500-body clutter 5 takes 23 against 43.
-inline constexpr int kDefaultAccelerationDepth = 5;
+// 12: 71, plain sweeps 200; on 500-body clutter 5 takes 23 against 43. Depth 2 since the step
+// became memory-bound on large piles (each secant is two more vectors the size of the island read
+// every sweep): on the 10 000-body clutter resumed at t = 0.9 s, two threads, solve ms/step
+// (sweeps) at depth 0: 314 (58), 1: 285 (38), 2: 314 (38), 3: 345 (37), 5: 370 (36); on the
+// 2 000-body clutter (two threads) depth 1: 62.9 ms/step, 10 capped steps; 2: 65.3, 1; 5: 69.5,
+// 4; the 500-body one 7.1–7.3 at every depth; the bin at 1e-4 (one thread) 2.64 ms/step at 2
+// against 3.06 at 1 and 3.20 at 5.
+inline constexpr int kDefaultAccelerationDepth = 2;
 
 struct SweepAcceleration {
   using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxAccelerationDepth,
