@@ -103,7 +103,7 @@ CLI::App* AddRunCommand(CLI::App& app, coulomb::app::RunOptions& run) {
   run_cmd
       ->add_option("--threads", run.threads,
                    "threads the step runs on (default 0: all cores; on 2 cores a second thread "
-                   "gains 1.5-1.6x on piles of 4 096 contacts or more and costs nothing below, "
+                   "gains 1.6-1.8x on piles of 4 096 contacts or more and costs nothing below, "
                    "where islands are swept in order); every count gives the same answer, bit for "
                    "bit")
       ->check(CLI::NonNegativeNumber);
