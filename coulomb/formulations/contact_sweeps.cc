@@ -318,6 +318,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
         params.acceleration_depth, s.r, s.acceleration);
   }
   int next_check = 1;
+  const bool wide_checks = !s.pyramid() && end - begin > kWideCheckContacts;
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
     if (accelerate && sweep > 1) {
       // On the workers only when the sweep runs on them too: an island swept on the caller alone
@@ -345,7 +346,7 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
       // Half the sweeps the rate says are left, at most kLongestCheckGap: a pile landing takes
       // 100–300 sweeps, and checking it every fourth sweep cost a tenth of its time. Half, as
       // the rate is only the last interval's (Anderson's steps speed it up unevenly).
-      if (sweep >= 4 && std::isfinite(needed) && !s.pyramid() && end - begin > kWideCheckContacts) {
+      if (sweep >= 4 && std::isfinite(needed) && wide_checks) {
         next_check =
             sweep + std::clamp(static_cast<int>(0.5 * needed), kCheckEvery, kLongestCheckGap);
       }

@@ -52,6 +52,13 @@ bool SlidingConditionsHold(const Eigen::Vector2d& slip, double lambda, double to
   return true;
 }
 
+// z of a sliding answer: p_n, λ, and every β zero (the caller sets the active ones).
+void BeginSlidingAnswer(double p, double lambda, int d, double* z) {
+  z[0] = p;
+  for (int i = 0; i < d; ++i) z[1 + i] = 0;
+  z[d + 1] = std::max(0.0, lambda);
+}
+
 // Friction on edge j of the pyramid alone: r = p (1, μ D_j), u_n = 0.
 bool TrySlidingEdge(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double mu, int j,
                     double tolerance, const PyramidDirections& directions, double* z) {
@@ -63,11 +70,8 @@ bool TrySlidingEdge(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double m
   const Eigen::Vector2d slip = p * We.tail<2>() + q.tail<2>();
   const double lambda = -directions.direction[j].dot(slip);
   if (!SlidingConditionsHold(slip, lambda, tolerance, directions)) return false;
-  const int d = directions.count;
-  for (int i = 0; i < d; ++i) z[1 + i] = 0;
-  z[0] = p;
+  BeginSlidingAnswer(p, lambda, directions.count, z);
   z[1 + j] = mu * p;
-  z[d + 1] = std::max(0.0, lambda);
   return true;
 }
 
@@ -94,12 +98,9 @@ bool TrySlidingFace(const Eigen::Matrix3d& W, const Eigen::Vector3d& q, double m
   const Eigen::Vector2d slip = (p * We + a * Wf + q).tail<2>();
   const double lambda = -Dj.dot(slip);
   if (!SlidingConditionsHold(slip, lambda, tolerance, directions)) return false;
-  const int d = directions.count;
-  for (int i = 0; i < d; ++i) z[1 + i] = 0;
-  z[0] = p;
+  BeginSlidingAnswer(p, lambda, directions.count, z);
   z[1 + j] = a;
   z[1 + k] = mu * p - a;
-  z[d + 1] = std::max(0.0, lambda);
   return true;
 }
 
