@@ -410,7 +410,7 @@ int RunInfo(const InfoOptions& options) {
                scene.model.world.geometries[deepest[k].geometry_b].name, deepest[k].phi);
   }
   if (!soft.empty()) {
-    const auto vertex_contacts = fem::FindDeformableContacts(
+    const auto vertex_contacts = contact::FindDeformableContacts(
         soft, scene.initial.deformables, scene.model.world, data.X_world, scene.model.world.margin);
     fmt::print("  deformable vertex contacts at t = 0: {}\n", vertex_contacts.size());
   }

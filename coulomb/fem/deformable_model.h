@@ -18,9 +18,15 @@ struct VertexAttachment {
   Eigen::Vector3d p_B = Eigen::Vector3d::Zero();  // where the vertex is held, body frame, m
 };
 
+// Where a deformable body touches convex rigid shapes (contact/deformable_contacts.h): at its
+// surface vertices, or at the polygons of its surface triangles clipped to the shape grown by the
+// search distance (one contact per polygon).
+enum class RigidContactSampling { kVertices, kSurfacePolygons };
+
 struct DeformableModel {
   std::vector<FemBody> bodies;
   std::vector<VertexAttachment> attachments;
+  RigidContactSampling rigid_contacts = RigidContactSampling::kVertices;
   bool empty() const { return bodies.empty(); }
 };
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/fem/deformable_contacts.h"
+#include "coulomb/contact/deformable_contacts.h"
 #include "coulomb/fem/deformable_model.h"
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/multibody/model.h"
@@ -21,7 +21,7 @@ struct CoupledStepInput {
   const multibody::Data* data = nullptr;
   const fem::DeformableModel* deformables = nullptr;
   const std::vector<fem::FemState>* states = nullptr;
-  const std::vector<fem::DeformableContact>* contacts = nullptr;
+  const std::vector<contact::DeformableContact>* contacts = nullptr;
 };
 
 struct CoupledSolution {

@@ -189,6 +189,21 @@ void AddSceneSettings(TableBuilder& t) {
         "sap, a point beyond the margin is kept only if the pair's relative speed can close it in "
         "the step)")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.model.world.speculative; }));
+  using Sampling = fem::RigidContactSampling;
+  t.Add("deformable_contact", Type::kChoice, "", 0, 0,
+        "where deformable bodies touch convex rigid shapes: at their surface vertices, or at the "
+        "polygons of their surface triangles clipped to the shape grown by the search distance "
+        "(contact/deformable_contacts.h)")
+      .Choices("vertices, surface")
+      .Reads(ChoiceTarget(
+          [](auto& s) -> auto& { return s.model.deformables.rigid_contacts; },
+          [](std::string_view name) -> std::optional<Sampling> {
+            return name == "surface" ? Sampling::kSurfacePolygons : Sampling::kVertices;
+          },
+          [](Sampling kind) -> std::string_view {
+            return kind == Sampling::kSurfacePolygons ? "surface" : "vertices";
+          },
+          ""));
   t.Add("record_every", Type::kInteger, "", 1, 1e6,
         "record a frame of the outputs every this many steps")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.record_every; }));

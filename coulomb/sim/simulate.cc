@@ -39,7 +39,7 @@ Frame MakeFrame(const State& state, const StepReport* report) {
                               math::ContactFrame(c.normal) * impulse});
   }
   for (std::size_t k = 0; k < report->deformable_contacts.size(); ++k) {
-    const fem::DeformableContact& c = report->deformable_contacts[k];
+    const contact::DeformableContact& c = report->deformable_contacts[k];
     const Eigen::Vector3d impulse =
         report->deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
     frame.contacts.push_back({-2, c.rigid_body, c.point, c.normal, c.phi, impulse,
@@ -110,7 +110,7 @@ std::string DescribeNonFinite(const Scene& scene, const StepReport& report, cons
   for (const geometry::Contact& c : report.contacts.contacts)
     contacts_ok =
         contacts_ok && std::isfinite(c.phi) && c.normal.allFinite() && c.point.allFinite();
-  for (const fem::DeformableContact& c : report.deformable_contacts)
+  for (const contact::DeformableContact& c : report.deformable_contacts)
     contacts_ok = contacts_ok && std::isfinite(c.phi) && c.normal.allFinite();
   const std::string formulation(scene.model.settings.formulation->name);
   std::string stage;

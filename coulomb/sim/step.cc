@@ -116,9 +116,9 @@ void FindStepContacts(const Model& model, Data& data) {
   }
   if (!model.deformables.empty()) {
     report.deformable_contacts =
-        fem::FindDeformableContacts(model.deformables, data.state.deformables, model.world,
+        contact::FindDeformableContacts(model.deformables, data.state.deformables, model.world,
                                     data.multibody.X_world, model.world.margin, model.time_step);
-    for (const fem::DeformableContact& c : report.deformable_contacts) {
+    for (const contact::DeformableContact& c : report.deformable_contacts) {
       report.max_penetration = std::max(report.max_penetration, -c.phi);
     }
   }

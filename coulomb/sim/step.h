@@ -2,7 +2,7 @@
 // One time step of a Model, the stages of docs/ARCHITECTURE.md ("One step") read top to bottom:
 //   1. actuation: the actuators' torques at the step's start (or, under a formulation with
 //      implicit PD drives, the drives' targets at its end), plus the caller's applied forces
-//   2. geometry::FindContacts        → ContactSet (and fem::FindDeformableContacts)
+//   2. geometry::FindContacts        → ContactSet (and contact::FindDeformableContacts)
 //   3. contact::BuildContactProblem  → ContactProblem
 //   4. the formulation the settings name (formulations/formulation.h) → ContactSolution; one
 //      that asks for J̇ v (paper 1's) gets it from a second detection along the motion. With

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "coulomb/complementarity/lcp_result.h"
-#include "coulomb/fem/deformable_contacts.h"
+#include "coulomb/contact/deformable_contacts.h"
 #include "coulomb/geometry/contact_set.h"
 #include "coulomb/sim/contact_metrics.h"
 
@@ -42,7 +42,7 @@ struct StepReport {
   int factorizations = 0;     // how many (SAP)
   // Deformable bodies' vertex contacts, their impulses (n, t, o) and the deformable DoFs SAP
   // solved for (the rest eliminated by the Schur complement).
-  std::vector<fem::DeformableContact> deformable_contacts;
+  std::vector<contact::DeformableContact> deformable_contacts;
   Eigen::VectorXd deformable_impulses;
   int participating_dofs = 0;
   // Back to a fresh report's values, keeping the vectors' storage for the next step.

@@ -48,7 +48,7 @@ sim::StepReport StepScene(const sim::Scene& scene, sim::State& state, int steps,
 Eigen::Vector3d ImpulseOn(const sim::StepReport& r, int d, int rigid_body, int other_deformable) {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   for (std::size_t k = 0; k < r.deformable_contacts.size(); ++k) {
-    const fem::DeformableContact& c = r.deformable_contacts[k];
+    const contact::DeformableContact& c = r.deformable_contacts[k];
     if (c.deformable != d || c.other != other_deformable) continue;
     if (other_deformable < 0 && c.rigid_body != rigid_body) continue;
     const Eigen::Vector3d g = r.deformable_impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
@@ -99,6 +99,32 @@ deformables:
   EXPECT_NEAR(impulse.z(), weight_impulse, 1e-3 * weight_impulse);
   EXPECT_LT(impulse.head<2>().norm(), 1e-6 * weight_impulse);
   EXPECT_LT(penetration, 1e-3);
+  EXPECT_LT(state.deformables[0].v.cwiseAbs().maxCoeff(), 1e-3);
+}
+
+// The same cube with surface-polygon contacts (three-vertex Jacobians at each polygon's
+// centroid): the ground still carries exactly its weight, with no sideways push, and the bottom
+// face rests within twice the search distance of the ground (the centroids, not the vertices,
+// reach the surface: deformable_polygon_contacts.h).
+TEST(DeformableCoupling, SoftCubeOnSurfacePolygonsCarriesItsWeight) {
+  const sim::Scene scene = Load(std::string(kGround) + R"(
+contact_margin: 0.001
+deformable_contact: surface
+deformables:
+  - {name: cube, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [3, 3, 3]},
+     position: [0, 0, 0.11], youngs_modulus: 1.0e5, density: 1000, stiffness_damping: 0.01,
+     friction: 0.5}
+)");
+  sim::State state = scene.initial;
+  const sim::StepReport last = StepScene(scene, state, 200, nullptr);
+  const double weight_impulse =
+      Mass(scene.model.deformables.bodies[0]) * kG * scene.model.time_step;
+  ASSERT_FALSE(last.deformable_contacts.empty());
+  for (const contact::DeformableContact& c : last.deformable_contacts) EXPECT_GE(c.triangle, 0);
+  const Eigen::Vector3d impulse = ImpulseOn(last, 0, -1, -1);
+  EXPECT_NEAR(impulse.z(), weight_impulse, 1e-3 * weight_impulse);
+  EXPECT_LT(impulse.head<2>().norm(), 1e-6 * weight_impulse);
+  EXPECT_GT(state.deformables[0].x.row(2).minCoeff(), -2 * 0.001);
   EXPECT_LT(state.deformables[0].v.cwiseAbs().maxCoeff(), 1e-3);
 }
 

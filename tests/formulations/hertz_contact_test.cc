@@ -87,7 +87,7 @@ HertzResult Indent(double R, double E, double nu, double delta, int m, int n, do
   HertzResult out;
   Eigen::Vector3d total = Eigen::Vector3d::Zero();
   for (std::size_t k = 0; k < report.deformable_contacts.size(); ++k) {
-    const fem::DeformableContact& c = report.deformable_contacts[k];
+    const contact::DeformableContact& c = report.deformable_contacts[k];
     total -= report.deformable_impulses[3 * k] * c.normal;  // on the indenter
   }
   out.force = total.z();

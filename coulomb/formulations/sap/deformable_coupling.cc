@@ -36,8 +36,10 @@ struct DeformableClique {
 // with a nonzero weight) and attached vertices. Fixed vertices never participate.
 std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) {
   std::vector<std::vector<int>> out(in.deformables->bodies.size());
-  for (const fem::DeformableContact& c : *in.contacts) {
-    out[c.deformable].push_back(c.vertex);
+  for (const contact::DeformableContact& c : *in.contacts) {
+    for (int k = 0; k < 3; ++k) {
+      if (c.vertex_weights[k] > 0) out[c.deformable].push_back(c.vertices[k]);
+    }
     if (c.other < 0) continue;
     for (int k = 0; k < 3; ++k) {
       if (c.weights[k] > 0) out[c.other].push_back(c.face[k]);
@@ -199,15 +201,18 @@ std::vector<int> AddContacts(const CoupledStepInput& in, const SapParams& params
                              const std::vector<DeformableClique>& bodies, SapProblem& sap) {
   const double dt = sap.time_step;
   std::vector<int> constraint_of;
-  for (const fem::DeformableContact& c : *in.contacts) {
+  for (const contact::DeformableContact& c : *in.contacts) {
     constraint_of.push_back(-1);
     const DeformableClique& a = bodies[c.deformable];
     const Eigen::Matrix3d Rt = math::ContactFrame(c.normal).transpose();
     SapJacobian jac;
-    jac.name = fmt::format("contact of vertex {} of '{}'", c.vertex,
-                           in.deformables->bodies[c.deformable].name);
+    jac.name = "contact of " + contact::DescribeDeformableSide(*in.deformables, c);
     // v_c = Rᵀ (v_vertex − v_other at the point): the normal points from B into A.
-    const CliqueBlock side_a = VertexBlock(a, {{c.vertex, 1.0}}, Rt);
+    std::vector<std::pair<int, double>> material;  // the contact's point of body A
+    for (int k = 0; k < 3; ++k) {
+      if (c.vertex_weights[k] > 0) material.emplace_back(c.vertices[k], c.vertex_weights[k]);
+    }
+    const CliqueBlock side_a = VertexBlock(a, material, Rt);
     CliqueBlock side_b;
     if (c.other >= 0) {
       side_b = VertexBlock(

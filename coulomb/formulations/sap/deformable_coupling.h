@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/fem/deformable_contacts.h"
+#include "coulomb/contact/deformable_contacts.h"
 #include "coulomb/fem/deformable_model.h"
 #include "coulomb/formulations/coupled_step.h"
 #include "coulomb/formulations/sap/sap_formulation.h"

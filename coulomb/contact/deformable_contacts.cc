@@ -1,12 +1,19 @@
-#include "coulomb/fem/deformable_contacts.h"
+#include "coulomb/contact/deformable_contacts.h"
+
+#include <fmt/format.h>
 
 #include <variant>
 
+#include "coulomb/contact/deformable_polygon_contacts.h"
 #include "coulomb/geometry/broad_phase.h"
 #include "coulomb/geometry/point_query.h"
 #include "coulomb/geometry/surface_distance.h"
 
-namespace coulomb::fem {
+namespace coulomb::contact {
+
+using fem::DeformableModel;
+using fem::FemBody;
+using fem::FemState;
 namespace {
 
 geometry::Aabb SurfaceBox(const FemBody& body, const FemState& state, double margin) {
@@ -55,20 +62,45 @@ double GeometrySpeed(const geometry::CollisionGeometry& geo,
   return V.head<3>().norm() + V.tail<3>().norm() * reach;
 }
 
+DeformableContact VertexContact(int d, int vertex, const Eigen::Vector3d& p) {
+  DeformableContact c;
+  c.deformable = d;
+  c.vertices[0] = vertex;
+  c.vertex_weights[0] = 1;
+  c.point = p;
+  return c;
+}
+
 void AddRigidContacts(const DeformableModel& model, int d, const FemState& state,
                       const geometry::CollisionWorld& world,
                       const std::vector<math::Transform>& X_world, double margin, double dt,
                       const std::vector<math::Vector6d>& body_velocities,
                       std::vector<DeformableContact>& out) {
   const FemBody& body = model.bodies[d];
+  const bool polygons = model.rigid_contacts == fem::RigidContactSampling::kSurfacePolygons;
   for (std::size_t g = 0; g < world.geometries.size(); ++g) {
     const geometry::CollisionGeometry& geo = world.geometries[g];
-    if (geo.body >= 0 && IsAttached(model, d, geo.body)) continue;
+    if (geo.body >= 0 && fem::IsAttached(model, d, geo.body)) continue;
     const double reach = margin + dt * GeometrySpeed(geo, body_velocities);
     const geometry::Aabb box = SurfaceBox(body, state, reach);
     const math::Transform X_WG = geo.body >= 0 ? X_world[geo.body] * geo.X_BG : geo.X_BG;
     const geometry::Aabb shape_box = geometry::ComputeAabb(geo.shape, X_WG, reach);
     if (!shape_box.Overlaps(box)) continue;
+    // Convex shapes touch the surface polygons; a triangle mesh (not convex) the vertices.
+    const bool convex = !std::holds_alternative<geometry::TriangleMesh>(geo.shape);
+    if (polygons && convex) {
+      PolygonContactInput in;
+      in.body = &body;
+      in.deformable = d;
+      in.state = &state;
+      in.geometry = &geo;
+      in.geometry_index = static_cast<int>(g);
+      in.X_WG = X_WG;
+      in.shape_box = shape_box;
+      in.reach = reach;
+      AddPolygonContacts(in, out);
+      continue;
+    }
     const math::Transform X_GW = X_WG.Inverse();
     for (const int a : body.surface_vertices) {
       const Eigen::Vector3d p = state.x.col(a);
@@ -77,12 +109,9 @@ void AddRigidContacts(const DeformableModel& model, int d, const FemState& state
       if (!Contains(shape_box, p) || (geo.body < 0 && IsFixed(body, a))) continue;
       const geometry::PointQuery q = geometry::QueryPoint(geo.shape, X_GW.Apply(p));
       if (q.phi > reach) continue;
-      DeformableContact c;
-      c.deformable = d;
-      c.vertex = a;
+      DeformableContact c = VertexContact(d, a, p);
       c.geometry = static_cast<int>(g);
       c.rigid_body = geo.body;
-      c.point = p;
       c.normal = X_WG.R * q.normal;  // out of the rigid shape: into the deformable body
       c.phi = q.phi;
       c.mu = geometry::CombineFriction(body.friction, geo.friction);
@@ -114,13 +143,10 @@ void AddDeformableContacts(const DeformableModel& model, const std::vector<FemSt
           IsFixed(other, face[2])) {
         continue;
       }
-      DeformableContact c;
-      c.deformable = d;
-      c.vertex = a;
+      DeformableContact c = VertexContact(d, a, p);
       c.other = static_cast<int>(e);
       c.face = other.surface[hit->face];
       c.weights = hit->weights;
-      c.point = p;
       c.normal = hit->normal;
       c.phi = hit->phi;
       c.mu = geometry::CombineFriction(body.friction, other.friction);
@@ -130,6 +156,12 @@ void AddDeformableContacts(const DeformableModel& model, const std::vector<FemSt
 }
 
 }  // namespace
+
+std::string DescribeDeformableSide(const DeformableModel& model, const DeformableContact& c) {
+  const std::string& name = model.bodies[c.deformable].name;
+  return c.triangle >= 0 ? fmt::format("surface triangle {} of '{}'", c.triangle, name)
+                         : fmt::format("vertex {} of '{}'", c.vertices[0], name);
+}
 
 std::vector<DeformableContact> FindDeformableContacts(
     const DeformableModel& model, const std::vector<FemState>& states,
@@ -145,4 +177,4 @@ std::vector<DeformableContact> FindDeformableContacts(
   return out;
 }
 
-}  // namespace coulomb::fem
+}  // namespace coulomb::contact

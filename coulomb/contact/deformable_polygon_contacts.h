@@ -1,0 +1,41 @@
+#pragma once
+// The surface-polygon contacts of one deformable body against one convex rigid geometry
+// (deformable_contacts.h says what they are and why). Internal to deformable_contacts.cc; its own
+// file so the clipping is tested directly.
+
+#include <vector>
+
+#include "coulomb/contact/deformable_contacts.h"
+#include "coulomb/geometry/broad_phase.h"
+
+namespace coulomb::contact {
+
+// The rigid shape as planes {x : n·x ≤ d} in the world frame: a half-space's plane, a box's or
+// convex mesh's faces, a round shape's facets (geometry/shape_surface.h). Empty for a triangle
+// mesh, which is not convex (its contacts stay at vertices).
+struct Plane {
+  Eigen::Vector3d n;
+  double d = 0;
+};
+std::vector<Plane> ShapePlanes(const geometry::Shape& shape, const math::Transform& X_WG,
+                               double reach);
+
+struct PolygonContactInput {
+  const fem::FemBody* body = nullptr;
+  int deformable = 0;
+  const fem::FemState* state = nullptr;
+  const geometry::CollisionGeometry* geometry = nullptr;
+  int geometry_index = -1;
+  math::Transform X_WG;
+  geometry::Aabb shape_box;  // the geometry's, inflated by `reach`
+  double reach = 0;          // m: the search distance (margin and speculative travel)
+};
+
+// Appends one contact per surface triangle of the body with a part of positive area inside the
+// shape, in triangle order. Only overlap makes polygons: the body's vertices still outside the
+// shape are the speculative contacts (deformable_contacts.cc). Growing the shape by the margin
+// instead would put each polygon's centroid above its deepest corner, and a resting body's lowest
+// vertex sank by twice the margin before its polygons' centroids reached the surface.
+void AddPolygonContacts(const PolygonContactInput& in, std::vector<DeformableContact>& out);
+
+}  // namespace coulomb::contact
