@@ -98,6 +98,7 @@ void AddRigidContacts(const DeformableModel& model, int d, const FemState& state
       in.X_WG = X_WG;
       in.shape_box = shape_box;
       in.reach = reach;
+      in.pressure_gradient = model.surface_pressure_gradient;
       AddPolygonContacts(in, out);
       continue;
     }

@@ -58,7 +58,11 @@ std::vector<Plane> ShapePlanes(const geometry::Shape& shape, const math::Transfo
 }
 
 void AddPolygonContacts(const PolygonContactInput& in, std::vector<DeformableContact>& out) {
-  const std::vector<Plane> planes = ShapePlanes(in.geometry->shape, in.X_WG, in.reach);
+  // A compliant surface has contacts only where it overlaps the shape; a rigid one also within
+  // reach, as speculative contacts.
+  const bool compliant = in.pressure_gradient > 0;
+  const std::vector<Plane> planes =
+      ShapePlanes(in.geometry->shape, in.X_WG, compliant ? 0.0 : in.reach);
   if (planes.empty()) return;
   const fem::FemBody& body = *in.body;
   const Eigen::Matrix3Xd& x = in.state->x;
@@ -109,7 +113,12 @@ void AddPolygonContacts(const PolygonContactInput& in, std::vector<DeformableCon
   // with the number of triangles it covers.
   double total = 0;
   for (std::size_t k = first; k < out.size(); ++k) total += out[k].area;
-  for (std::size_t k = first; k < out.size(); ++k) out[k].compliance *= total / out[k].area;
+  for (std::size_t k = first; k < out.size(); ++k) {
+    out[k].compliance *= total / out[k].area;
+    // Pressure g·(−φ) over the polygon: its force is A g (−φ) at the centroid, exact for the
+    // linear φ of a flat face. In series with the rigid material's share.
+    if (compliant) out[k].compliance += 1 / (out[k].area * in.pressure_gradient);
+  }
 }
 
 }  // namespace coulomb::contact

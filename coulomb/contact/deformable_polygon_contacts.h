@@ -29,6 +29,9 @@ struct PolygonContactInput {
   math::Transform X_WG;
   geometry::Aabb shape_box;  // the geometry's, inflated by `reach`
   double reach = 0;          // m: the search distance (margin and speculative travel)
+  // Pa/m: a compliant surface's pressure per metre of overlap (0: rigid). fem::DeformableModel
+  // says what each gives.
+  double pressure_gradient = 0;
 };
 
 // Appends one contact per surface triangle of the body with a part of positive area inside the

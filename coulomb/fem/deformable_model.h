@@ -27,6 +27,10 @@ struct DeformableModel {
   std::vector<FemBody> bodies;
   std::vector<VertexAttachment> attachments;
   RigidContactSampling rigid_contacts = RigidContactSampling::kVertices;
+  // Surface polygons only, Pa/m: > 0 makes the contact compliant, a pressure g·(−φ) over the
+  // overlap of the surface with the shape; 0 keeps it rigid over the shape grown by the search
+  // distance.
+  double surface_pressure_gradient = 0;
   bool empty() const { return bodies.empty(); }
 };
 

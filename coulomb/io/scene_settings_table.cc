@@ -204,6 +204,11 @@ void AddSceneSettings(TableBuilder& t) {
             return kind == Sampling::kSurfacePolygons ? "surface" : "vertices";
           },
           ""));
+  t.Add("surface_contact_stiffness", Type::kReal, "Pa/m", 0, 1e15,
+        "deformable_contact: surface only: pressure per metre of overlap of a compliant contact "
+        "surface (0: rigid contact, speculative over the search distance)")
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.deformables.surface_pressure_gradient; }));
   t.Add("record_every", Type::kInteger, "", 1, 1e6,
         "record a frame of the outputs every this many steps")
       .Reads(FieldTarget([](auto& s) -> auto& { return s.record_every; }));

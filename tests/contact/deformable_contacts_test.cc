@@ -76,6 +76,21 @@ TEST(DeformablePolygonContacts, HalfSpaceTilesTheSunkenSurface) {
   for (const DeformableContact& c : at_vertices) EXPECT_NEAR(c.phi, -0.1, 1e-12);
 }
 
+TEST(DeformablePolygonContacts, CompliantPolygonsCoverTheOverlapOnly) {
+  // Compliant: no speculative band, so exactly the sunk 1 + 4 × 0.1 m², each polygon a spring of
+  // stiffness A g (compliance 1 / (A g)).
+  World w = BoxOn(geometry::HalfSpace{}, {0, 0, -0.4}, {3, 3, 2});
+  w.model.rigid_contacts = fem::RigidContactSampling::kSurfacePolygons;
+  w.model.surface_pressure_gradient = 1e6;
+  double area = 0;
+  for (const DeformableContact& c : Find(w)) {
+    area += c.area;
+    EXPECT_LE(c.phi, 1e-12);
+    EXPECT_NEAR(c.compliance * c.area * 1e6, 1.0, 1e-12);
+  }
+  EXPECT_NEAR(area, 1.4, 1e-12);
+}
+
 TEST(DeformablePolygonContacts, SpherePokingBetweenVerticesIsFound) {
   const double r = 0.1, depth = 0.05;
   const Eigen::Vector3d centre(0.1, 0.05, 0.5 + r - depth);

@@ -49,7 +49,7 @@ using Key = std::pair<std::string, std::string>;  // (example, formulation)
 const std::map<Key, std::uint64_t>& PinnedHashes() {
   static const auto* hashes = new std::map<Key, std::uint64_t>{
       {{"arch", "sap"}, 0xd2b1c603b2c1f8c9ULL},
-      {{"arm_hand_ball", "sap"}, 0x73c7ab949ada70f4ULL},
+      {{"arm_hand_ball", "sap"}, 0xaa1818e55f53e84ULL},
       {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
       {{"bin", "cone"}, 0xdc1a5065949d7069ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},
