@@ -31,8 +31,9 @@ Eigen::VectorXd Gather(const Eigen::VectorXd& x, const std::vector<int>& index) 
 }  // namespace
 
 SchurComplement::SchurComplement(const Eigen::SparseMatrix<double>& A,
-                                 std::vector<int> participating)
+                                 std::vector<int> participating, math::CholeskyFactor* factor)
     : participating_(std::move(participating)) {
+  if (factor != nullptr) nn_ = factor;
   std::vector<bool> kept(A.rows(), false);
   for (int i : participating_) kept[i] = true;
   for (int i = 0; i < A.rows(); ++i) {
@@ -43,9 +44,9 @@ SchurComplement::SchurComplement(const Eigen::SparseMatrix<double>& A,
   if (!eliminated_.empty()) {
     const Eigen::SparseMatrix<double> A_nn_lower =
         Select(A, eliminated_, eliminated_).triangularView<Eigen::Lower>();
-    ok_ = nn_.Factor(A_nn_lower, math::CholeskyMethod::kSupernodal, math::FillOrdering::kAmd);
+    ok_ = nn_->Factor(A_nn_lower, math::CholeskyMethod::kSupernodal, math::FillOrdering::kAmd);
     if (!ok_) return;
-    X_ = nn_.Solve(Eigen::MatrixXd(A_np_));
+    X_ = nn_->Solve(Eigen::MatrixXd(A_np_));
     A_hat_ = Eigen::MatrixXd(A_pp) - Eigen::MatrixXd(A_np_.transpose()) * X_;
   } else {
     X_.resize(0, static_cast<Eigen::Index>(participating_.size()));
@@ -62,7 +63,7 @@ Eigen::VectorXd SchurComplement::Solve(const Eigen::VectorXd& b) const {
   if (eliminated_.empty()) {
     x_p = hat_.solve(b_p);
   } else {
-    const Eigen::VectorXd y = nn_.Solve(b_n);
+    const Eigen::VectorXd y = nn_->Solve(b_n);
     x_p = hat_.solve(b_p - A_np_.transpose() * y);
     x_n = y - X_ * x_p;
   }

@@ -19,7 +19,11 @@ namespace coulomb::fem {
 class SchurComplement {
  public:
   // `participating`: DoF indices (sorted, unique) that stay; every other DoF is eliminated.
-  SchurComplement(const Eigen::SparseMatrix<double>& A, std::vector<int> participating);
+  // `factor`, when given, factors A_nn instead of a factor of its own: kept by the caller from
+  // step to step, it reuses its symbolic analysis while the eliminated DoFs and A's pattern are
+  // the same (the same factor bit for bit, sooner). It must outlive this object.
+  SchurComplement(const Eigen::SparseMatrix<double>& A, std::vector<int> participating,
+                  math::CholeskyFactor* factor = nullptr);
   SchurComplement(const SchurComplement&) = delete;
   SchurComplement& operator=(const SchurComplement&) = delete;
   bool ok() const { return ok_; }
@@ -36,7 +40,8 @@ class SchurComplement {
   // The supernodal Cholesky of A_nn (math/sparse_cholesky.h, AMD ordering): X = A_nn⁻¹ A_np
   // has as many right-hand sides as participating DoFs, which its dense supernodes solve with
   // BLAS 3.
-  math::CholeskyFactor nn_;
+  math::CholeskyFactor own_;
+  math::CholeskyFactor* nn_ = &own_;
   Eigen::SparseMatrix<double> A_np_;
   Eigen::MatrixXd X_;  // A_nn⁻¹ A_np, n × p
   Eigen::MatrixXd A_hat_;

@@ -50,6 +50,10 @@ struct FormulationWorkspace {
   // SAP's Hessian factorization, kept so its symbolic analysis is reused while the contact graph
   // is unchanged.
   math::CholeskyFactor sap_factorization;
+  // Per deformable body, the factor of its step matrix's eliminated block (the Schur
+  // complement's), kept so its symbolic analysis is reused while its contacts touch the same
+  // vertices.
+  std::vector<math::CholeskyFactor> eliminated_factors;
   SapStepWorkspace sap;  // SAP's problem, rebuilt in place, and its solver's workspace
   // The contact-space problems of the velocity-level formulations, rebuilt in place each step.
   LocalContactProblem local;

@@ -53,6 +53,34 @@ TEST(SchurComplement, EqualsTheDenseFormulaAndSolvesLikeTheFullSystem) {
   for (int i : eliminated) EXPECT_NEAR(r[i], 0.0, 1e-9 * A.norm());
 }
 
+// A factor kept by the caller: the second Schur complement over the same DoFs reuses the
+// analysis and is the first one bit for bit; other DoFs make it analyse again, and its answer is
+// a fresh factor's.
+TEST(SchurComplement, AKeptFactorIsReusedAndChangesNoBit) {
+  FemBody body = Box(Eigen::Vector3d(0.2, 0.1, 0.1), {3, 2, 2}, 1e5);
+  const FemFreeMotion free = CalcFemFreeMotion(body, MakeRestState(body), 0.01);
+  ASSERT_TRUE(free.ok);
+  const auto dofs_below = [&](double z) {
+    std::vector<int> out;
+    for (int a = 0; a < body.rest.num_vertices(); ++a) {
+      if (body.rest.vertices(2, a) < z) {
+        for (int i = 0; i < 3; ++i) out.push_back(3 * a + i);
+      }
+    }
+    return out;
+  };
+  math::CholeskyFactor kept;
+  const SchurComplement fresh(free.A, dofs_below(-0.09));
+  const SchurComplement first(free.A, dofs_below(-0.09), &kept);
+  const SchurComplement second(free.A, dofs_below(-0.09), &kept);
+  EXPECT_EQ(kept.symbolic_analyses(), 1);
+  EXPECT_EQ(kept.factorizations(), 2);
+  EXPECT_EQ(second.reduced(), fresh.reduced());
+  const SchurComplement other(free.A, dofs_below(0.05), &kept);
+  EXPECT_EQ(kept.symbolic_analyses(), 2);
+  EXPECT_EQ(other.reduced(), SchurComplement(free.A, dofs_below(0.05)).reduced());
+}
+
 TEST(FemModel, UndeformedBodyFallsFreely) {
   for (const double theta : {0.5, 1.0, 0.75}) {
     FemBody body = Box(Eigen::Vector3d(0.1, 0.1, 0.1), {2, 2, 2}, 1e5);

@@ -79,7 +79,9 @@ Eigen::VectorXd InverseDiagonal(const Eigen::MatrixXd& A) {
 // bodies take their free motion through the body.
 std::string AddDeformableCliques(const CoupledStepInput& in, const SapParams& params,
                                  std::vector<DeformableClique>& bodies, SapProblem& sap,
-                                 std::string& unconverged) {
+                                 std::string& unconverged,
+                                 std::vector<math::CholeskyFactor>* factors) {
+  if (factors != nullptr) factors->resize(bodies.size());
   const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
   const double dt = sap.time_step;
   for (std::size_t d = 0; d < participating.size(); ++d) {
@@ -105,7 +107,8 @@ std::string AddDeformableCliques(const CoupledStepInput& in, const SapParams& pa
     for (const int a : b.vertices) {
       for (int i = 0; i < 3; ++i) dofs.push_back(3 * a + i);
     }
-    b.schur = std::make_unique<fem::SchurComplement>(b.system.A, std::move(dofs));
+    b.schur = std::make_unique<fem::SchurComplement>(b.system.A, std::move(dofs),
+                                                     factors != nullptr ? &(*factors)[d] : nullptr);
     if (!b.schur->ok()) break;
     b.v_star = b.schur->Solve(b.system.rhs);
     b.start = sap.nv();
@@ -263,12 +266,14 @@ void AddAttachments(const CoupledStepInput& in, const SapParams& params,
 }  // namespace
 
 CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams& params,
-                                    math::CholeskyFactor* factorization) {
+                                    math::CholeskyFactor* factorization,
+                                    std::vector<math::CholeskyFactor>* eliminated_factors) {
   CoupledSolution out;
   SapStepProblem step = MakeSapProblem(*in.rigid, params);
   std::vector<DeformableClique> bodies(in.deformables->bodies.size());
   std::string unconverged;
-  if (std::string error = AddDeformableCliques(in, params, bodies, step.sap, unconverged);
+  if (std::string error =
+          AddDeformableCliques(in, params, bodies, step.sap, unconverged, eliminated_factors);
       !error.empty()) {
     out.rigid.status = LcpStatus::kNotApplicable;
     out.rigid.message = std::move(error);

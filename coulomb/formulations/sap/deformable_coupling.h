@@ -18,7 +18,11 @@
 
 namespace coulomb {
 
-CoupledSolution SolveCoupledSapStep(const CoupledStepInput& input, const SapParams& params,
-                                    math::CholeskyFactor* factorization = nullptr);
+// `eliminated_factors` (optional, resized to the bodies): each body's factor of its eliminated
+// block, kept by the caller so later steps reuse its symbolic analysis.
+CoupledSolution SolveCoupledSapStep(
+    const CoupledStepInput& input, const SapParams& params,
+    math::CholeskyFactor* factorization = nullptr,
+    std::vector<math::CholeskyFactor>* eliminated_factors = nullptr);
 
 }  // namespace coulomb

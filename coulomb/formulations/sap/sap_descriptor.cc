@@ -51,7 +51,8 @@ const Formulation kSapFormulation = {
     .solve_coupled =
         [](const CoupledStepInput& input, const FormulationSettings& settings,
            FormulationWorkspace& workspace) {
-          return SolveCoupledSapStep(input, settings.sap, &workspace.sap_factorization);
+          return SolveCoupledSapStep(input, settings.sap, &workspace.sap_factorization,
+                                     &workspace.eliminated_factors);
         },
 };
 
