@@ -87,13 +87,27 @@ std::vector<SurfacePolygon> BoxPolygons(const Eigen::Vector3d& h) {
   return out;
 }
 
+// A mesh's faces (lists of vertex indices) with their normals.
+template <typename Faces>
+std::vector<SurfacePolygon> IndexedFaces(const std::vector<Eigen::Vector3d>& vertices,
+                                         const Faces& faces,
+                                         const std::vector<Eigen::Vector3d>& normals) {
+  std::vector<SurfacePolygon> out;
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    SurfacePolygon p;
+    for (const int i : faces[f]) p.corners.push_back(vertices[i]);
+    p.normal = normals[f];
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<SurfacePolygon> ShapeSurfacePolygons(const Shape& shape, int segments) {
   segments = std::max(segments, 8);
   const int quarter = std::max(2, segments / 4);
   const double half_pi = std::numbers::pi / 2;
-  std::vector<SurfacePolygon> out;
   std::vector<Eigen::Vector2d> profile;
   if (const auto* box = std::get_if<Box>(&shape)) return BoxPolygons(box->half_extents);
   if (const auto* sphere = std::get_if<Sphere>(&shape)) {
@@ -110,23 +124,12 @@ std::vector<SurfacePolygon> ShapeSurfacePolygons(const Shape& shape, int segment
     return Revolve({{0, -l}, {r, -l}, {r, l}, {0, l}}, segments);
   }
   if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
-    for (std::size_t f = 0; f < mesh->data->faces.size(); ++f) {
-      SurfacePolygon p;
-      for (const int i : mesh->data->faces[f]) p.corners.push_back(mesh->data->vertices[i]);
-      p.normal = mesh->data->normals[f];
-      out.push_back(std::move(p));
-    }
-    return out;
+    return IndexedFaces(mesh->data->vertices, mesh->data->faces, mesh->data->normals);
   }
   if (const auto* mesh = std::get_if<TriangleMesh>(&shape)) {
-    for (std::size_t t = 0; t < mesh->data->triangles.size(); ++t) {
-      SurfacePolygon p;
-      for (const int i : mesh->data->triangles[t]) p.corners.push_back(mesh->data->vertices[i]);
-      p.normal = mesh->data->normals[t];
-      out.push_back(std::move(p));
-    }
+    return IndexedFaces(mesh->data->vertices, mesh->data->triangles, mesh->data->normals);
   }
-  return out;  // HalfSpace: none (infinite)
+  return {};  // HalfSpace: none (infinite)
 }
 
 std::vector<Eigen::Vector3d> ClipPolygon(const std::vector<Eigen::Vector3d>& polygon,
