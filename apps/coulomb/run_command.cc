@@ -410,9 +410,13 @@ int RunInfo(const InfoOptions& options) {
                scene.model.world.geometries[deepest[k].geometry_b].name, deepest[k].phi);
   }
   if (!soft.empty()) {
-    const auto vertex_contacts = contact::FindDeformableContacts(
+    const auto deformable_contacts = contact::FindDeformableContacts(
         soft, scene.initial.deformables, scene.model.world, data.X_world, scene.model.world.margin);
-    fmt::print("  deformable vertex contacts at t = 0: {}\n", vertex_contacts.size());
+    const auto polygons = std::count_if(
+        deformable_contacts.begin(), deformable_contacts.end(),
+        [](const contact::DeformableContact& c) { return c.triangle >= 0; });
+    fmt::print("  deformable contacts at t = 0: {} ({} at vertices, {} surface polygons)\n",
+               deformable_contacts.size(), deformable_contacts.size() - polygons, polygons);
   }
   fmt::print("  time step {} s, duration {} s ({} steps), formulation {}, {} actuators\n",
              scene.model.time_step, scene.duration, scene.NumSteps(),
