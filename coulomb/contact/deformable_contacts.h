@@ -1,7 +1,8 @@
 #pragma once
 // Contacts of deformable bodies (paper 2 §V; docs/notes/sap-and-deformables.md §2.4). Two kinds:
 //
-//  * Surface polygons (against convex rigid shapes, the default): each triangle of the deformable
+//  * Surface polygons (against convex rigid shapes, with `DeformableModel::rigid_contacts =
+//    kSurfacePolygons`): each triangle of the deformable
 //    surface clipped to the rigid shape grown by the search distance (its faces, or a round
 //    shape's facets, as planes: geometry/shape_surface.h). What is left of a triangle is one
 //    contact at its centroid, moving with the triangle's three vertices by the centroid's
@@ -13,9 +14,9 @@
 //    clips the rigid surface against the tets, with gaps that need not lie along the normal.)
 //  * Vertex contacts: a surface vertex of the deformable body against a rigid shape (analytic
 //    signed distance) or against the surface of another deformable body (nearest triangle,
-//    barycentric weights). Used against triangle meshes, which are not convex, against other
-//    deformable bodies, and for every rigid shape with `DeformableModel::rigid_contacts =
-//    kVertices` (the earlier scheme, kept for comparison).
+//    barycentric weights). The default against every rigid shape (a resting body on polygons
+//    sinks up to about twice the search distance: docs/ARCHITECTURE.md, "Deformable bodies"),
+//    and always against triangle meshes, which are not convex, and other deformable bodies.
 
 #include <Eigen/Dense>
 #include <array>

@@ -35,10 +35,10 @@ struct PolygonContactInput {
 };
 
 // Appends one contact per surface triangle of the body with a part of positive area inside the
-// shape, in triangle order. Only overlap makes polygons: the body's vertices still outside the
-// shape are the speculative contacts (deformable_contacts.cc). Growing the shape by the margin
-// instead would put each polygon's centroid above its deepest corner, and a resting body's lowest
-// vertex sank by twice the margin before its polygons' centroids reached the surface.
+// shape grown by `reach` (rigid: speculative within reach) or inside the shape itself
+// (compliant), in triangle order. A rigid polygon's centroid lies above its deepest corner, so a
+// resting body's lowest vertices sink up to about twice the reach before the centroids reach the
+// surface (docs/ARCHITECTURE.md, "Deformable bodies", for the variants measured).
 void AddPolygonContacts(const PolygonContactInput& in, std::vector<DeformableContact>& out);
 
 }  // namespace coulomb::contact
