@@ -32,6 +32,9 @@ struct ContactParameters {
   // m/s: the largest separation speed the bias v̂_n may ask of a rigid (k = ∞) overlap
   // (formulations/contact_solution.h says why).
   double max_correction_speed = INFINITY;
+  // m: the gap up to which the contact keeps its damper (see SetContactConstraint): 0 for rigid
+  // contacts, ∞ for deformable ones.
+  double damped_gap = 0;
 };
 SapConstraint MakeContactConstraint(SapJacobian jacobian, const ContactParameters& contact,
                                     const Eigen::MatrixXd& W, double dt,

@@ -3,6 +3,7 @@
 // takes it (Formulation::solve_coupled; SAP's is formulations/sap/deformable_coupling.h).
 
 #include <Eigen/Dense>
+#include <array>
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
@@ -22,6 +23,18 @@ struct CoupledStepInput {
   const fem::DeformableModel* deformables = nullptr;
   const std::vector<fem::FemState>* states = nullptr;
   const std::vector<contact::DeformableContact>* contacts = nullptr;
+  // The rigid contacts' warm start (3 per contact of `rigid`, limit contacts included), or null:
+  // zero. SAP warm-starts from velocities instead and ignores it.
+  const Eigen::VectorXd* warm_start = nullptr;
+};
+
+// What a coupled step solved as one ContactProblem (mixed_step.h) keeps from step to step: the
+// problem, rebuilt in place, and last step's deformable contacts with their impulses in world
+// coordinates, for warm starts.
+struct MixedStepWorkspace {
+  contact::ContactProblem problem;
+  std::vector<std::array<int, 5>> keys;   // per remembered contact, sorted: see mixed_step.cc
+  std::vector<Eigen::Vector3d> impulses;  // world, N s, in the order of `keys`
 };
 
 struct CoupledSolution {

@@ -62,6 +62,7 @@ struct FormulationWorkspace {
   ContactSweepWorkspace sweeps;  // the contact rows and Gauss–Seidel iterates on body velocities
   StewartTrinkleWorkspace stewart_trinkle;  // the velocity LCP's dense LCP and Lemke's workspace
   AccelerationStepWorkspace trinkle;  // paper 1's stepper: its local problems and LCP workspaces
+  MixedStepWorkspace mixed;           // rigid and FEM bodies as one ContactProblem (mixed_step.h)
 };
 
 // What a formulation carries from one step to the next that later answers depend on (not only
@@ -74,6 +75,9 @@ struct FormulationCarry {
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
 struct FormulationSupport {
   bool deformable_bodies = false;  // FEM bodies, coupled in the same contact problem
+  // Vertices of FEM bodies attached to rigid bodies (holonomic rows, not contacts); the first
+  // formulation that has them is the default of scenes with deformable bodies.
+  bool deformable_attachments = false;
   bool joint_limits = false;  // its own joint limits, joint friction, couplers, welds, distances
   bool implicit_pd_drives = false;     // PD controllers as implicit drives (else explicit torques)
   bool restitution = false;            // Newton restitution at impacts

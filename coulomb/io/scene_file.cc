@@ -554,10 +554,11 @@ void SceneReader::Read(const Field& root) {
   }
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);
-    // A formulation that couples deformable bodies (SAP) is the default for scenes with them.
+    // The formulation that takes every kind of deformable coupling (SAP, paper 2's) is the
+    // default for scenes with deformable bodies.
     if (!root.Has("formulation")) {
       scene.model.settings.formulation =
-          FirstFormulationSupporting(&FormulationSupport::deformable_bodies);
+          FirstFormulationSupporting(&FormulationSupport::deformable_attachments);
     }
   }
   // Settings last: some reach into what the sections above built (gravity into each deformable

@@ -35,9 +35,19 @@ std::string ValidateScene(const Scene& scene) {
   if (!scene.model.deformables.empty() &&
       !scene.model.settings.formulation->supports.deformable_bodies) {
     return fmt::format(
-        "deformable bodies need a formulation that couples them ({0}; the scene uses {1}): set "
+        "deformable bodies need a formulation that couples them ({2}; the scene uses {1}): set "
         "formulation: {0} at the top level of the scene or run with --formulation {0}",
-        FirstFormulationSupporting(&FormulationSupport::deformable_bodies)->name,
+        FirstFormulationSupporting(&FormulationSupport::deformable_attachments)->name,
+        scene.model.settings.formulation->name,
+        FormulationsSupporting(&FormulationSupport::deformable_bodies));
+  }
+  if (!scene.model.deformables.attachments.empty() &&
+      !scene.model.settings.formulation->supports.deformable_attachments) {
+    return fmt::format(
+        "attached deformable bodies need a formulation with attachment constraints ({0}; the "
+        "scene uses {1}, which couples deformable bodies through contacts only): run with "
+        "--formulation {0}",
+        FirstFormulationSupporting(&FormulationSupport::deformable_attachments)->name,
         scene.model.settings.formulation->name);
   }
   if (std::string defect = ValidateState(scene.model, scene.initial); !defect.empty()) {

@@ -115,9 +115,9 @@ void FindStepContacts(const Model& model, Data& data) {
     report.max_penetration = std::max(report.max_penetration, -c.phi);
   }
   if (!model.deformables.empty()) {
-    report.deformable_contacts =
-        contact::FindDeformableContacts(model.deformables, data.state.deformables, model.world,
-                                    data.multibody.X_world, model.world.margin, model.time_step);
+    report.deformable_contacts = contact::FindDeformableContacts(
+        model.deformables, data.state.deformables, model.world, data.multibody.X_world,
+        model.world.margin, model.time_step);
     for (const contact::DeformableContact& c : report.deformable_contacts) {
       report.max_penetration = std::max(report.max_penetration, -c.phi);
     }
@@ -148,25 +148,26 @@ void SolveStep(const Model& model, Data& data) {
   StepReport& report = data.report;
   const Formulation& formulation = *model.settings.formulation;
   w.deformable_v.clear();
+  WarmStartContacts(w.detection.contacts, w.problem.frames, data.multibody.X_world,
+                    data.state.contacts, w.warm_start);
+  // Limit contacts after the geometric ones.
+  if (const Eigen::Index geometric = w.warm_start.size();
+      geometric != 3 * w.problem.num_contacts()) {
+    math::ResizeKeepingStorage(w.warm_start, 3 * w.problem.num_contacts());
+    WarmStartLimitContacts(w.problem.limit_contacts, data.state.contacts,
+                           w.warm_start.tail(w.warm_start.size() - geometric));
+  }
   if (!model.deformables.empty()) {
     const CoupledStepInput input{
         &w.problem,         &model.multibody,        &data.multibody,
-        &model.deformables, &data.state.deformables, &report.deformable_contacts};
+        &model.deformables, &data.state.deformables, &report.deformable_contacts,
+        &w.warm_start};
     CoupledSolution coupled = formulation.solve_coupled(input, model.settings, data.formulation);
     w.solution = std::move(coupled.rigid);
     w.deformable_v = std::move(coupled.v);
     report.deformable_impulses = std::move(coupled.impulses);
     report.participating_dofs = coupled.participating_dofs;
   } else {
-    WarmStartContacts(w.detection.contacts, w.problem.frames, data.multibody.X_world,
-                      data.state.contacts, w.warm_start);
-    // Limit contacts after the geometric ones.
-    if (const Eigen::Index geometric = w.warm_start.size();
-        geometric != 3 * w.problem.num_contacts()) {
-      math::ResizeKeepingStorage(w.warm_start, 3 * w.problem.num_contacts());
-      WarmStartLimitContacts(w.problem.limit_contacts, data.state.contacts,
-                             w.warm_start.tail(w.warm_start.size() - geometric));
-    }
     data.formulation.sweeps.workers = &data.workers;  // a copied Data's own, not the original's
     formulation.solve(w.problem, model.settings, w.warm_start, data.formulation, w.solution);
   }

@@ -73,8 +73,8 @@ TEST(RunCli, DeformableSceneWritesVertexPositionsAsNpy) {
   }
   EXPECT_NEAR(lowest, 0.2, 1e-6);
   EXPECT_TRUE(std::filesystem::exists(dir / "deformable_ball_tets.npy"));
-  // The cone formulation cannot couple deformable bodies: a clear error, exit 2.
-  r = RunCli("run " + scene + " --formulation cone --quiet");
+  // Paper 1's acceleration-level stepper cannot couple deformable bodies: a clear error, exit 2.
+  r = RunCli("run " + scene + " --formulation trinkle --quiet");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("--formulation sap"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
@@ -222,7 +222,9 @@ TEST(RunCli, InfoSummarizesTheModel) {
   EXPECT_NE(soft.out.find("3 deformable bodies"), std::string::npos) << soft.out;
   EXPECT_NE(soft.out.find("343 vertices, 1296 tets"), std::string::npos) << soft.out;
   // The blocks rest on nothing at t = 0; the crate sits on the ground.
-  EXPECT_NE(soft.out.find("deformable contacts at t = 0: 0 (0 at vertices, 0 surface polygons)"), std::string::npos) << soft.out;
+  EXPECT_NE(soft.out.find("deformable contacts at t = 0: 0 (0 at vertices, 0 surface polygons)"),
+            std::string::npos)
+      << soft.out;
 }
 
 std::string StateHash(const Result& r) {

@@ -5,6 +5,7 @@
 
 #include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/formulations/formulation.h"
+#include "coulomb/formulations/mixed_step.h"
 
 namespace coulomb {
 namespace {
@@ -18,7 +19,7 @@ extern const Formulation kConeFormulation;
 const Formulation kConeFormulation = {
     .name = "cone",
     .summary = "exact Coulomb cone at the velocity level (NSGS, semismooth Newton, PPA)",
-    .supports = {.restitution = true},
+    .supports = {.deformable_bodies = true, .restitution = true},
     .solver_names = kConeSolverNames,
     .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
       const auto kind = ParseConeSolverKind(name);
@@ -39,6 +40,12 @@ const Formulation kConeFormulation = {
         },
     .reserve = [](const contact::ContactCapacity& capacity, const FormulationSettings&,
                   FormulationWorkspace& workspace) { ReserveContacts(capacity, workspace.sweeps); },
+    // FEM bodies as blocks of one ContactProblem, solved like a rigid one (mixed_step.h).
+    .solve_coupled =
+        [](const CoupledStepInput& input, const FormulationSettings& settings,
+           FormulationWorkspace& workspace) {
+          return SolveCoupledAsContactProblem(input, kConeFormulation, settings, workspace);
+        },
 };
 
 }  // namespace coulomb

@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "coulomb/formulations/formulation.h"
+#include "coulomb/formulations/mixed_step.h"
 
 namespace coulomb {
 
 const Formulation kVelocityLcpFormulation = {
     .name = "velocity-lcp",
     .summary = "Stewart-Trinkle / Anitescu-Potra friction-pyramid LCP at the velocity level",
-    .supports = {.restitution = true},
+    .supports = {.deformable_bodies = true, .restitution = true},
     .solver_names = kLcpSolverNames,
     .select_solver =
         [](std::string_view name, FormulationSettings& settings) {
@@ -34,6 +35,12 @@ const Formulation kVelocityLcpFormulation = {
           ReservePivoting(
               std::min(capacity.contacts * (params.directions + 2), params.max_pivoting_rows),
               workspace.stewart_trinkle);
+        },
+    // FEM bodies as blocks of one ContactProblem, solved like a rigid one (mixed_step.h).
+    .solve_coupled =
+        [](const CoupledStepInput& input, const FormulationSettings& settings,
+           FormulationWorkspace& workspace) {
+          return SolveCoupledAsContactProblem(input, kVelocityLcpFormulation, settings, workspace);
         },
 };
 

@@ -1,0 +1,161 @@
+#include "coulomb/formulations/deformable_blocks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace coulomb {
+namespace {
+
+// The participating vertices of every body: contact vertices on both sides (triangle vertices
+// with a nonzero weight) and attached vertices. Fixed vertices never participate.
+std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) {
+  std::vector<std::vector<int>> out(in.deformables->bodies.size());
+  for (const contact::DeformableContact& c : *in.contacts) {
+    for (const auto& [a, weight] : SideAVertices(c)) out[c.deformable].push_back(a);
+    for (const auto& [a, weight] : SideBVertices(c)) out[c.other].push_back(a);
+  }
+  for (const fem::VertexAttachment& a : in.deformables->attachments) {
+    out[a.deformable].push_back(a.vertex);
+  }
+  for (std::size_t d = 0; d < out.size(); ++d) {
+    const std::vector<int>& fixed = in.deformables->bodies[d].fixed_vertices;
+    std::vector<int>& v = out[d];
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    v.erase(std::remove_if(
+                v.begin(), v.end(),
+                [&](int a) { return std::find(fixed.begin(), fixed.end(), a) != fixed.end(); }),
+            v.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+Eigen::VectorXd DeformableBlock::Participating(const Eigen::VectorXd& full) const {
+  Eigen::VectorXd out(3 * static_cast<Eigen::Index>(vertices.size()));
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    out.segment<3>(3 * static_cast<Eigen::Index>(k)) = full.segment<3>(3 * vertices[k]);
+  }
+  return out;
+}
+
+std::vector<std::pair<int, double>> SideAVertices(const contact::DeformableContact& c) {
+  std::vector<std::pair<int, double>> out;
+  for (int k = 0; k < 3; ++k) {
+    if (c.vertex_weights[k] > 0) out.emplace_back(c.vertices[k], c.vertex_weights[k]);
+  }
+  return out;
+}
+
+std::vector<std::pair<int, double>> SideBVertices(const contact::DeformableContact& c) {
+  std::vector<std::pair<int, double>> out;
+  if (c.other < 0) return out;
+  for (int k = 0; k < 3; ++k) {
+    if (c.weights[k] > 0) out.emplace_back(c.face[k], c.weights[k]);
+  }
+  return out;
+}
+
+// A free motion whose Newton did not converge but stayed finite is still the best linear model
+// of the step: the contacts are solved with it (so a plate pressing on the body is held), and
+// `unconverged` says why the step cannot be certified. Dropping the step instead let the rigid
+// bodies take their free motion through the body.
+std::string FactorDeformableBodies(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
+                                   std::string& unconverged,
+                                   std::vector<math::CholeskyFactor>* factors) {
+  bodies.clear();
+  bodies.resize(in.deformables->bodies.size());
+  if (factors != nullptr) factors->resize(bodies.size());
+  const std::vector<std::vector<int>> participating = ParticipatingVertices(in);
+  const double dt = in.rigid->time_step;
+  for (std::size_t d = 0; d < participating.size(); ++d) {
+    const fem::FemBody& body = in.deformables->bodies[d];
+    DeformableBlock& b = bodies[d];
+    b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
+    if (!b.system.converged) {
+      const bool finite =
+          b.system.rhs.allFinite() &&
+          Eigen::Map<const Eigen::VectorXd>(b.system.A.valuePtr(), b.system.A.nonZeros())
+              .allFinite();
+      if (!finite) return b.system.message;
+      if (unconverged.empty()) unconverged = b.system.message;
+    }
+    b.vertices = participating[d];
+    if (b.vertices.empty()) {
+      const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt(b.system.A);
+      if (llt.info() != Eigen::Success) break;
+      b.v_star = llt.solve(b.system.rhs);
+      continue;
+    }
+    std::vector<int> dofs;
+    for (const int a : b.vertices) {
+      for (int i = 0; i < 3; ++i) dofs.push_back(3 * a + i);
+    }
+    b.schur = std::make_unique<fem::SchurComplement>(b.system.A, std::move(dofs),
+                                                     factors != nullptr ? &(*factors)[d] : nullptr);
+    if (!b.schur->ok()) break;
+    b.v_star = b.schur->Solve(b.system.rhs);
+    for (const int dof : body.fixed_dofs) {
+      const auto at = std::lower_bound(b.vertices.begin(), b.vertices.end(), dof / 3);
+      if (at != b.vertices.end() && *at == dof / 3)
+        b.fixed_columns.push_back(b.ColumnOf(*at) + dof % 3);
+    }
+  }
+  for (std::size_t d = 0; d < bodies.size(); ++d) {
+    if (bodies[d].v_star.size() == 0) {
+      return fmt::format(
+          "deformable body '{}': its step matrix M + dt D + dt^2/2 K is not positive definite; "
+          "check density, material and time step",
+          in.deformables->bodies[d].name);
+    }
+  }
+  return "";
+}
+
+Eigen::MatrixXd VertexRows(const DeformableBlock& b,
+                           const std::vector<std::pair<int, double>>& vertices,
+                           const Eigen::Matrix3d& M) {
+  if (!b.schur) return {};
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, b.size());
+  for (const auto& [a, weight] : vertices) {
+    const auto at = std::lower_bound(b.vertices.begin(), b.vertices.end(), a);
+    if (at == b.vertices.end() || *at != a || weight == 0) continue;
+    J.middleCols<3>(b.ColumnOf(a)) += weight * M;
+  }
+  for (const int c : b.fixed_columns) J.col(c).setZero();
+  if (J.isZero(0)) return {};
+  return J;
+}
+
+std::vector<Eigen::VectorXd> DeformableVelocities(const std::vector<DeformableBlock>& bodies,
+                                                  const Eigen::VectorXd& v,
+                                                  const Eigen::VectorXd& v_star,
+                                                  int* participating_dofs) {
+  std::vector<Eigen::VectorXd> out;
+  for (const DeformableBlock& b : bodies) {
+    if (b.block < 0) {
+      out.push_back(b.v_star);
+      continue;
+    }
+    const Eigen::Index m = b.size();
+    if (participating_dofs != nullptr) *participating_dofs += static_cast<int>(m);
+    out.push_back(b.v_star + b.schur->Extend(v.segment(b.start, m) - v_star.segment(b.start, m)));
+  }
+  return out;
+}
+
+CoupledSolution UnsolvedCoupledStep(const CoupledStepInput& in, std::string why) {
+  CoupledSolution out;
+  out.rigid.status = LcpStatus::kNotApplicable;
+  out.rigid.message = std::move(why);
+  out.rigid.v_next = in.rigid->v_star;
+  out.rigid.impulses = Eigen::VectorXd::Zero(3 * in.rigid->num_contacts());
+  for (const fem::FemState& state : *in.states) out.v.push_back(state.Velocities());
+  out.impulses = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(in.contacts->size()));
+  out.contact_velocities = out.impulses;
+  return out;
+}
+
+}  // namespace coulomb

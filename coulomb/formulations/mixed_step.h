@@ -1,0 +1,44 @@
+#pragma once
+// Rigid and FEM bodies in one ContactProblem, so that a formulation that solves ContactProblems
+// (the exact cone, NSGS or Newton) takes deformable bodies unchanged (paper 2 §V with the
+// velocity-level Coulomb law instead of SAP's regularized one).
+//
+// Each deformable body with contacts becomes one more DoF block after the rigid trees: its
+// participating velocities, with the Schur complement Â of its θ-method step matrix as the block's
+// mass and its linearized free motion v* (deformable_blocks.h). A deformable contact's rows are
+// its point's barycentric velocity in the contact frame, minus the other side's (a rigid body's
+// point Jacobian, or the other body's barycentric rows). The step is then
+//   Â (v_p − v*_p) = J_pᵀ γ,   M (v − v*) = Jᵀ γ,
+// the same linear momentum balance SAP minimizes over, and W = J blkdiag(M, Â)⁻¹ Jᵀ is the
+// Delassus operator of the whole scene. The eliminated vertices follow from the participating ones.
+//
+// Attachments (holonomic rows) are not contacts: formulations taking this path leave them to SAP
+// (FormulationSupport::deformable_attachments).
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/coupled_step.h"
+#include "coulomb/formulations/deformable_blocks.h"
+#include "coulomb/formulations/formulation.h"
+
+namespace coulomb {
+
+// The ContactProblem of a coupled step: the rigid problem's blocks and contacts, then one block per
+// deformable body with participating DoFs (setting each body's `block` and `start`) and one
+// contact per deformable contact between the rigid problem's geometric contacts and its limit
+// contacts. `contact_of[k]` is deformable contact k's index in `problem` (−1: nothing on either
+// side moves). `bodies` come from FactorDeformableBodies.
+void BuildMixedContactProblem(const CoupledStepInput& input, std::vector<DeformableBlock>& bodies,
+                              contact::ContactProblem& problem, std::vector<int>& contact_of);
+
+// One coupled step solved by `formulation.solve` on the mixed ContactProblem, warm-started from
+// input.warm_start for the rigid contacts and from last step's impulses of the deformable contacts
+// that persist (kept in workspace.mixed).
+CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& input,
+                                             const Formulation& formulation,
+                                             const FormulationSettings& settings,
+                                             FormulationWorkspace& workspace);
+
+}  // namespace coulomb
