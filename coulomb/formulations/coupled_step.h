@@ -43,6 +43,11 @@ struct CoupledSolution {
   Eigen::VectorXd impulses;            // per deformable contact (n, t, o), N s
   Eigen::VectorXd contact_velocities;  // per deformable contact after the step (n, t, o), m/s
   int participating_dofs = 0;          // deformable DoFs the formulation solved for
+  // When the formulation solved one ContactProblem of every contact (mixed_step.h): that problem
+  // (kept in the workspace), its impulses and velocities, so the step's accuracy measures cover
+  // the deformable contacts too. Null under SAP.
+  const contact::ContactProblem* whole = nullptr;
+  Eigen::VectorXd whole_impulses, whole_v;
 };
 
 }  // namespace coulomb

@@ -224,6 +224,9 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   out.rigid.impulses.resize(3 * rigid.num_contacts());
   out.rigid.impulses << impulses.head(3 * g), impulses.tail(impulses.size() - 3 * (g + nd));
   out.v = DeformableVelocities(bodies, v, p.v_star, &out.participating_dofs);
+  out.whole = &p;
+  out.whole_impulses = impulses;
+  out.whole_v = v;
   const Eigen::Index nc = static_cast<Eigen::Index>(in.contacts->size());
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
   out.contact_velocities = Eigen::VectorXd::Zero(3 * nc);

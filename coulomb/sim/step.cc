@@ -148,6 +148,7 @@ void SolveStep(const Model& model, Data& data) {
   StepReport& report = data.report;
   const Formulation& formulation = *model.settings.formulation;
   w.deformable_v.clear();
+  CoupledSolution coupled;
   WarmStartContacts(w.detection.contacts, w.problem.frames, data.multibody.X_world,
                     data.state.contacts, w.warm_start);
   // Limit contacts after the geometric ones.
@@ -162,7 +163,7 @@ void SolveStep(const Model& model, Data& data) {
         &w.problem,         &model.multibody,        &data.multibody,
         &model.deformables, &data.state.deformables, &report.deformable_contacts,
         &w.warm_start};
-    CoupledSolution coupled = formulation.solve_coupled(input, model.settings, data.formulation);
+    coupled = formulation.solve_coupled(input, model.settings, data.formulation);
     w.solution = std::move(coupled.rigid);
     w.deformable_v = std::move(coupled.v);
     report.deformable_impulses = std::move(coupled.impulses);
@@ -182,7 +183,10 @@ void SolveStep(const Model& model, Data& data) {
   // Over every row, limit contacts included: the certificate covers them too.
   math::ResizeKeepingStorage(report.contact_velocities, w.problem.J.rows());
   report.contact_velocities.noalias() = w.problem.J * solution.v_next;
-  if (model.settings.measure_accuracy) {
+  if (model.settings.measure_accuracy && coupled.whole != nullptr) {
+    report.metrics = CalcContactMetricsFromVelocities(*coupled.whole, coupled.whole_impulses,
+                                                      coupled.whole->J * coupled.whole_v);
+  } else if (model.settings.measure_accuracy) {
     report.metrics =
         CalcContactMetricsFromVelocities(w.problem, solution.impulses, report.contact_velocities);
   }
