@@ -61,59 +61,71 @@ std::array<int, 5> KeyOf(const DeformableContact& c) {
   return {c.deformable, c.triangle, c.triangle >= 0 ? -1 : c.vertices[0], c.geometry, c.other};
 }
 
-}  // namespace
+// The contacts of the mixed problem as they are appended, before they become its vectors.
+struct ContactList {
+  std::vector<Eigen::Triplet<double>> entries;  // of J
+  std::vector<double> phi, mu, restitution, compliance;
+  int count = 0;
+};
 
-void BuildMixedContactProblem(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
-                              ContactProblem& p, std::vector<int>& contact_of) {
+// The rigid trees' blocks, then one per deformable body with participating DoFs (Â its mass),
+// with v and v* stacked the same way; sets each body's `block` and `start`.
+void AddBlocks(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
+               ContactProblem& p) {
   const ContactProblem& rigid = *in.rigid;
-  const int g = rigid.num_geometric_contacts(), nl = static_cast<int>(rigid.limit_contacts.size());
-  const int nv_rigid = rigid.nv();
-  // Blocks: the rigid trees, then each body's participating velocities with Â as its mass.
   std::vector<multibody::DofBlock> blocks = rigid.mass.blocks();
   p.M_blocks = rigid.M_blocks;
-  std::vector<Eigen::MatrixXd> reductions = rigid.mimic_reductions;
-  int nv = nv_rigid;
+  p.mimic_reductions = rigid.mimic_reductions;
+  int nv = rigid.nv();
   for (DeformableBlock& b : bodies) {
     if (!b.schur) continue;
     b.block = static_cast<int>(blocks.size());
     b.start = nv;
     blocks.push_back({nv, b.size()});
     p.M_blocks.push_back(b.schur->reduced());
-    if (!reductions.empty()) reductions.emplace_back();
+    if (!p.mimic_reductions.empty()) p.mimic_reductions.emplace_back();
     nv += b.size();
   }
   p.time_step = rigid.time_step;
   p.v.resize(nv);
   p.v_star.resize(nv);
-  p.v.head(nv_rigid) = rigid.v;
-  p.v_star.head(nv_rigid) = rigid.v_star;
+  p.v.head(rigid.nv()) = rigid.v;
+  p.v_star.head(rigid.nv()) = rigid.v_star;
   p.damping = Eigen::VectorXd::Zero(nv);
-  if (rigid.damping.size() == nv_rigid) p.damping.head(nv_rigid) = rigid.damping;
+  if (rigid.damping.size() == rigid.nv()) p.damping.head(rigid.nv()) = rigid.damping;
   for (std::size_t d = 0; d < bodies.size(); ++d) {
     const DeformableBlock& b = bodies[d];
     if (!b.schur) continue;
     p.v.segment(b.start, b.size()) = b.Participating((*in.states)[d].Velocities());
     p.v_star.segment(b.start, b.size()) = b.Participating(b.v_star);
   }
-  // Contacts: the rigid geometric ones, the deformable ones, the rigid limit contacts.
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int k = 0; k < 3 * g; ++k) {
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rigid.J, k); it; ++it) {
-      entries.emplace_back(k, static_cast<int>(it.col()), it.value());
+  p.mass.Factor(p.M_blocks, blocks, p.mimic_reductions.empty() ? nullptr : &p.mimic_reductions);
+}
+
+// Rigid contacts [first, end) as they are, in order.
+void AddRigidContacts(const ContactProblem& rigid, int first, int end, ContactProblem& p,
+                      ContactList& list) {
+  for (int k = first; k < end; ++k, ++list.count) {
+    for (int a = 0; a < 3; ++a) {
+      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rigid.J, 3 * k + a); it;
+           ++it) {
+        list.entries.emplace_back(3 * list.count + a, static_cast<int>(it.col()), it.value());
+      }
     }
+    p.frames.push_back(rigid.frames[k]);
+    p.points.push_back(rigid.points[k]);
+    p.contact_blocks.push_back(rigid.contact_blocks[k]);
+    list.phi.push_back(rigid.phi[k]);
+    list.mu.push_back(rigid.mu[k]);
+    list.restitution.push_back(rigid.restitution.size() > k ? rigid.restitution[k] : 0.0);
+    list.compliance.push_back(rigid.compliance.size() > k ? rigid.compliance[k] : 0.0);
   }
-  p.frames.assign(rigid.frames.begin(), rigid.frames.begin() + g);
-  p.points.assign(rigid.points.begin(), rigid.points.begin() + g);
-  p.contact_blocks.assign(rigid.contact_blocks.begin(), rigid.contact_blocks.begin() + g);
-  std::vector<double> phi(rigid.phi.data(), rigid.phi.data() + g);
-  std::vector<double> mu(rigid.mu.data(), rigid.mu.data() + g);
-  std::vector<double> restitution(g, 0.0), compliance(g, 0.0);
-  for (int k = 0; k < g; ++k) {
-    if (rigid.restitution.size() > k) restitution[k] = rigid.restitution[k];
-    if (rigid.compliance.size() > k) compliance[k] = rigid.compliance[k];
-  }
+}
+
+// Every deformable contact between things that move, recording its index in `contact_of`.
+void AddDeformableContacts(const CoupledStepInput& in, const std::vector<DeformableBlock>& bodies,
+                           ContactProblem& p, ContactList& list, std::vector<int>& contact_of) {
   contact_of.assign(in.contacts->size(), -1);
-  int row = g;
   for (std::size_t k = 0; k < in.contacts->size(); ++k) {
     const DeformableContact& c = (*in.contacts)[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
@@ -122,50 +134,91 @@ void BuildMixedContactProblem(const CoupledStepInput& in, std::vector<Deformable
     const SideRows a = DeformableSide(bodies[c.deformable], SideAVertices(c), Rt);
     const SideRows b = c.other >= 0
                            ? DeformableSide(bodies[c.other], SideBVertices(c), -Rt)
-                           : RigidSide(in, rigid.mass.blocks(), c.rigid_body, c.point, -Rt);
+                           : RigidSide(in, in.rigid->mass.blocks(), c.rigid_body, c.point, -Rt);
     if (a.block < 0 && b.block < 0) continue;  // between fixed things: nothing to solve
-    contact_of[k] = row;
-    AddRows(a, row, entries);
-    AddRows(b, row, entries);
+    contact_of[k] = list.count;
+    AddRows(a, list.count, list.entries);
+    AddRows(b, list.count, list.entries);
     p.frames.push_back(frame);
     p.points.push_back(c.point);
     p.contact_blocks.push_back({a.block, b.block});
-    phi.push_back(c.phi);
-    mu.push_back(c.mu);
-    restitution.push_back(0);
-    compliance.push_back(c.compliance);
-    ++row;
+    list.phi.push_back(c.phi);
+    list.mu.push_back(c.mu);
+    list.restitution.push_back(0);
+    list.compliance.push_back(c.compliance);
+    ++list.count;
   }
-  for (int l = 0; l < nl; ++l, ++row) {
-    const int k = g + l;
-    for (int a = 0; a < 3; ++a) {
-      for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rigid.J, 3 * k + a); it;
-           ++it) {
-        entries.emplace_back(3 * row + a, static_cast<int>(it.col()), it.value());
-      }
-    }
-    p.frames.push_back(rigid.frames[k]);
-    p.points.push_back(rigid.points[k]);
-    p.contact_blocks.push_back(rigid.contact_blocks[k]);
-    phi.push_back(rigid.phi[k]);
-    mu.push_back(rigid.mu[k]);
-    restitution.push_back(rigid.restitution.size() > k ? rigid.restitution[k] : 0.0);
-    compliance.push_back(rigid.compliance.size() > k ? rigid.compliance[k] : 0.0);
+}
+
+// Warm start: the rigid contacts' as given, the deformable contacts' last impulse (world) in this
+// step's frame where the same material point touches the same thing.
+Eigen::VectorXd WarmStart(const CoupledStepInput& in, const ContactProblem& p,
+                          const std::vector<int>& contact_of, const MixedStepWorkspace& ws) {
+  const ContactProblem& rigid = *in.rigid;
+  const int g = rigid.num_geometric_contacts();
+  const int nd = p.num_contacts() - rigid.num_contacts();
+  Eigen::VectorXd warm = Eigen::VectorXd::Zero(3 * p.num_contacts());
+  if (in.warm_start != nullptr && in.warm_start->size() == 3 * rigid.num_contacts()) {
+    warm.head(3 * g) = in.warm_start->head(3 * g);
+    warm.tail(warm.size() - 3 * (g + nd)) = in.warm_start->tail(in.warm_start->size() - 3 * g);
   }
-  p.J.resize(3 * row, nv);
-  p.J.setFromTriplets(entries.begin(), entries.end());
-  p.phi = Eigen::Map<const Eigen::VectorXd>(phi.data(), row);
-  p.mu = Eigen::Map<const Eigen::VectorXd>(mu.data(), row);
-  p.restitution = Eigen::Map<const Eigen::VectorXd>(restitution.data(), row);
-  p.compliance = Eigen::Map<const Eigen::VectorXd>(compliance.data(), row);
+  for (std::size_t k = 0; k < in.contacts->size(); ++k) {
+    if (contact_of[k] < 0) continue;
+    const std::array<int, 5> key = KeyOf((*in.contacts)[k]);
+    const auto at = std::lower_bound(ws.keys.begin(), ws.keys.end(), key);
+    if (at == ws.keys.end() || *at != key) continue;
+    warm.segment<3>(3 * contact_of[k]) =
+        p.frames[contact_of[k]].transpose() * ws.impulses[at - ws.keys.begin()];
+  }
+  return warm;
+}
+
+// Keeps this step's deformable impulses, in world coordinates and sorted by key, for WarmStart.
+void Remember(const CoupledStepInput& in, const ContactProblem& p,
+              const std::vector<int>& contact_of, const Eigen::VectorXd& impulses,
+              MixedStepWorkspace& ws) {
+  std::vector<std::pair<std::array<int, 5>, Eigen::Vector3d>> remembered;
+  for (std::size_t k = 0; k < in.contacts->size(); ++k) {
+    const int row = contact_of[k];
+    if (row < 0) continue;
+    remembered.emplace_back(KeyOf((*in.contacts)[k]), p.frames[row] * impulses.segment<3>(3 * row));
+  }
+  std::sort(remembered.begin(), remembered.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  ws.keys.clear();
+  ws.impulses.clear();
+  for (const auto& [key, impulse] : remembered) {
+    ws.keys.push_back(key);
+    ws.impulses.push_back(impulse);
+  }
+}
+
+}  // namespace
+
+void BuildMixedContactProblem(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
+                              ContactProblem& p, std::vector<int>& contact_of) {
+  const ContactProblem& rigid = *in.rigid;
+  AddBlocks(in, bodies, p);
+  // Contacts: the rigid geometric ones, the deformable ones, the rigid limit contacts.
+  p.frames.clear();
+  p.points.clear();
+  p.contact_blocks.clear();
+  ContactList list;
+  AddRigidContacts(rigid, 0, rigid.num_geometric_contacts(), p, list);
+  AddDeformableContacts(in, bodies, p, list, contact_of);
+  AddRigidContacts(rigid, rigid.num_geometric_contacts(), rigid.num_contacts(), p, list);
+  p.J.resize(3 * list.count, p.nv());
+  p.J.setFromTriplets(list.entries.begin(), list.entries.end());
+  p.phi = Eigen::Map<const Eigen::VectorXd>(list.phi.data(), list.count);
+  p.mu = Eigen::Map<const Eigen::VectorXd>(list.mu.data(), list.count);
+  p.restitution = Eigen::Map<const Eigen::VectorXd>(list.restitution.data(), list.count);
+  p.compliance = Eigen::Map<const Eigen::VectorXd>(list.compliance.data(), list.count);
   p.limits = rigid.limits;
   p.limit_contacts = rigid.limit_contacts;
   p.joint_friction = rigid.joint_friction;
   p.bilateral = rigid.bilateral;
   p.drives = rigid.drives;
   p.contact_velocity_rate.resize(0);
-  p.mimic_reductions = reductions;
-  p.mass.Factor(p.M_blocks, blocks, reductions.empty() ? nullptr : &reductions);
 }
 
 CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
@@ -183,30 +236,17 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   ContactProblem& p = ws.problem;
   std::vector<int> contact_of;
   BuildMixedContactProblem(in, bodies, p, contact_of);
-  if (!p.mass.ok())
-    return UnsolvedCoupledStep(in,
-                               "a deformable body's Schur complement is not "
-                               "positive definite");
-  // Warm start: the rigid contacts' as given, the deformable contacts' last impulse (world) in
-  // this step's frame where the same material point touches the same thing.
+  if (!p.mass.ok()) {
+    return UnsolvedCoupledStep(in, "a deformable body's Schur complement is not positive definite");
+  }
+  const Eigen::VectorXd warm = WarmStart(in, p, contact_of, ws);
+  ContactSolution solution;
+  formulation.solve(p, settings, warm, workspace, solution);
+  // Back to the rigid problem's contacts (its geometric ones, then its limit contacts after the
+  // deformable ones) and the bodies' full velocities.
   const ContactProblem& rigid = *in.rigid;
   const int g = rigid.num_geometric_contacts();
   const int nd = p.num_contacts() - rigid.num_contacts();
-  Eigen::VectorXd warm = Eigen::VectorXd::Zero(3 * p.num_contacts());
-  if (in.warm_start != nullptr && in.warm_start->size() == 3 * rigid.num_contacts()) {
-    warm.head(3 * g) = in.warm_start->head(3 * g);
-    warm.tail(warm.size() - 3 * (g + nd)) = in.warm_start->tail(in.warm_start->size() - 3 * g);
-  }
-  for (std::size_t k = 0; k < in.contacts->size(); ++k) {
-    if (contact_of[k] < 0) continue;
-    const auto at = std::lower_bound(ws.keys.begin(), ws.keys.end(), KeyOf((*in.contacts)[k]));
-    if (at == ws.keys.end() || *at != KeyOf((*in.contacts)[k])) continue;
-    warm.segment<3>(3 * contact_of[k]) =
-        p.frames[contact_of[k]].transpose() * ws.impulses[at - ws.keys.begin()];
-  }
-  ContactSolution solution;
-  formulation.solve(p, settings, warm, workspace, solution);
-  // Back to the rigid problem's contacts and the bodies' full velocities.
   CoupledSolution out;
   out.rigid.status = solution.status;
   out.rigid.message = solution.message;
@@ -230,22 +270,13 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   const Eigen::Index nc = static_cast<Eigen::Index>(in.contacts->size());
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
   out.contact_velocities = Eigen::VectorXd::Zero(3 * nc);
-  std::vector<std::pair<std::array<int, 5>, Eigen::Vector3d>> remembered;
   for (Eigen::Index k = 0; k < nc; ++k) {
     const int row = contact_of[k];
     if (row < 0) continue;
     out.impulses.segment<3>(3 * k) = impulses.segment<3>(3 * row);
     out.contact_velocities.segment<3>(3 * k) = p.J.middleRows(3 * row, 3) * v;
-    remembered.emplace_back(KeyOf((*in.contacts)[k]), p.frames[row] * impulses.segment<3>(3 * row));
   }
-  std::sort(remembered.begin(), remembered.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  ws.keys.clear();
-  ws.impulses.clear();
-  for (const auto& [key, impulse] : remembered) {
-    ws.keys.push_back(key);
-    ws.impulses.push_back(impulse);
-  }
+  Remember(in, p, contact_of, impulses, ws);
   return out;
 }
 
