@@ -75,9 +75,8 @@ struct FormulationCarry {
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
 struct FormulationSupport {
   bool deformable_bodies = false;  // FEM bodies, coupled in the same contact problem
-  // Vertices of FEM bodies attached to rigid bodies (holonomic rows, not contacts); the first
-  // formulation that has them is the default of scenes with deformable bodies.
-  bool deformable_attachments = false;
+  // The default of scenes with deformable bodies (SAP, paper 2's formulation).
+  bool preferred_for_deformables = false;
   bool joint_limits = false;  // its own joint limits, joint friction, couplers, welds, distances
   bool implicit_pd_drives = false;     // PD controllers as implicit drives (else explicit torques)
   bool restitution = false;            // Newton restitution at impacts

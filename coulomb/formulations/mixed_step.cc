@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "coulomb/formulations/mixed_layout.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
 
@@ -11,33 +12,61 @@ namespace {
 using contact::ContactProblem;
 using contact::DeformableContact;
 
-// One side of a deformable contact: its rows on one DoF block (block −1: nothing moves).
+// One side of a deformable contact: its rows on one DoF block (block −1: nothing moves), and a
+// velocity it has whatever the unknowns (an attached vertex's c), m/s.
 struct SideRows {
   int block = -1;
   int start = 0;      // the block's first velocity
   Eigen::MatrixXd J;  // 3 × the block's size
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
 };
 
-SideRows DeformableSide(const DeformableBlock& b, const std::vector<std::pair<int, double>>& at,
-                        const Eigen::Matrix3d& R) {
+// A deformable side: R times the point's barycentric velocity, through the layout (a free vertex
+// at its columns, an attached one through its tree's T, mixed_layout.h).
+SideRows DeformableSide(const MixedLayout& layout, const DeformableBlock& b, int d,
+                        const std::vector<std::pair<int, double>>& at, const Eigen::Matrix3d& R) {
   SideRows side;
-  side.J = VertexRows(b, at, R);
-  if (side.J.size() > 0) side.block = b.block, side.start = b.start;
+  const BodyLayout& L = layout.bodies[static_cast<std::size_t>(d)];
+  if (!b.schur) return side;
+  const int block = L.block;
+  if (block >= 0) {
+    side.start = layout.blocks[block].start;
+    side.J = Eigen::MatrixXd::Zero(3, layout.blocks[block].size);
+  }
+  for (const auto& [a, weight] : at) {
+    const auto it = std::lower_bound(b.vertices.begin(), b.vertices.end(), a);
+    if (it == b.vertices.end() || *it != a || weight == 0) continue;  // fixed: does not move
+    const auto k = static_cast<std::size_t>(it - b.vertices.begin());
+    if (L.column[k] < 0) {
+      side.offset += weight * R * L.c[k];
+      if (L.T[k].cols() > 0) side.J.leftCols(L.T[k].cols()) += weight * R * L.T[k];
+      continue;
+    }
+    for (int i = 0; i < 3; ++i) {
+      const int own = b.ColumnOf(a) + i;  // single fixed components do not move either
+      if (std::find(b.fixed_columns.begin(), b.fixed_columns.end(), own) != b.fixed_columns.end())
+        continue;
+      side.J.col(L.column[k] - side.start + i) += weight * R.col(i);
+    }
+  }
+  if (side.J.size() > 0 && !side.J.isZero(0)) side.block = block;
   return side;
 }
 
-// R · J_point of rigid body `body` at world point p, on the tree block its velocities are in.
-SideRows RigidSide(const CoupledStepInput& in, const std::vector<multibody::DofBlock>& blocks,
-                   int body, const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R) {
+// R · J_point of rigid body `body` at world point p, on the tree block its velocities are in (the
+// tree's velocities come first in its mixed block).
+SideRows RigidSide(const CoupledStepInput& in, const MixedLayout& layout, int body,
+                   const Eigen::Vector3d& p_W, const Eigen::Matrix3d& R) {
   SideRows side;
   if (body < 0) return side;
+  const std::vector<multibody::DofBlock>& trees = in.rigid->mass.blocks();
   const Eigen::Vector3d p_B = in.data->X_world[body].Inverse().Apply(p_W);
   const Eigen::MatrixXd J = R * multibody::CalcPointJacobian(*in.model, *in.data, body, p_B);
-  for (std::size_t k = 0; k < blocks.size() && blocks[k].start < J.cols(); ++k) {
-    Eigen::MatrixXd rows = J.middleCols(blocks[k].start, blocks[k].size);
+  for (std::size_t k = 0; k < trees.size() && trees[k].start < J.cols(); ++k) {
+    Eigen::MatrixXd rows = J.middleCols(trees[k].start, trees[k].size);
     if (rows.isZero(0)) continue;
     side.block = static_cast<int>(k);
-    side.start = blocks[k].start;
+    side.start = layout.blocks[k].start;
     side.J = std::move(rows);
     return side;
   }
@@ -68,48 +97,14 @@ struct ContactList {
   int count = 0;
 };
 
-// The rigid trees' blocks, then one per deformable body with participating DoFs (Â its mass),
-// with v and v* stacked the same way; sets each body's `block` and `start`.
-void AddBlocks(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
-               ContactProblem& p) {
-  const ContactProblem& rigid = *in.rigid;
-  std::vector<multibody::DofBlock> blocks = rigid.mass.blocks();
-  p.M_blocks = rigid.M_blocks;
-  p.mimic_reductions = rigid.mimic_reductions;
-  int nv = rigid.nv();
-  for (DeformableBlock& b : bodies) {
-    if (!b.schur) continue;
-    b.block = static_cast<int>(blocks.size());
-    b.start = nv;
-    blocks.push_back({nv, b.size()});
-    p.M_blocks.push_back(b.schur->reduced());
-    if (!p.mimic_reductions.empty()) p.mimic_reductions.emplace_back();
-    nv += b.size();
-  }
-  p.time_step = rigid.time_step;
-  p.v.resize(nv);
-  p.v_star.resize(nv);
-  p.v.head(rigid.nv()) = rigid.v;
-  p.v_star.head(rigid.nv()) = rigid.v_star;
-  p.damping = Eigen::VectorXd::Zero(nv);
-  if (rigid.damping.size() == rigid.nv()) p.damping.head(rigid.nv()) = rigid.damping;
-  for (std::size_t d = 0; d < bodies.size(); ++d) {
-    const DeformableBlock& b = bodies[d];
-    if (!b.schur) continue;
-    p.v.segment(b.start, b.size()) = b.Participating((*in.states)[d].Velocities());
-    p.v_star.segment(b.start, b.size()) = b.Participating(b.v_star);
-  }
-  p.mass.Factor(p.M_blocks, blocks, p.mimic_reductions.empty() ? nullptr : &p.mimic_reductions);
-}
-
-// Rigid contacts [first, end) as they are, in order.
-void AddRigidContacts(const ContactProblem& rigid, int first, int end, ContactProblem& p,
-                      ContactList& list) {
+// Rigid contacts [first, end) as they are, in order, at their velocities' mixed columns.
+void AddRigidContacts(const ContactProblem& rigid, const MixedLayout& layout, int first, int end,
+                      ContactProblem& p, ContactList& list) {
   for (int k = first; k < end; ++k, ++list.count) {
     for (int a = 0; a < 3; ++a) {
       for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(rigid.J, 3 * k + a); it;
            ++it) {
-        list.entries.emplace_back(3 * list.count + a, static_cast<int>(it.col()), it.value());
+        list.entries.emplace_back(3 * list.count + a, layout.rigid_column[it.col()], it.value());
       }
     }
     p.frames.push_back(rigid.frames[k]);
@@ -124,17 +119,19 @@ void AddRigidContacts(const ContactProblem& rigid, int first, int end, ContactPr
 
 // Every deformable contact between things that move, recording its index in `contact_of`.
 void AddDeformableContacts(const CoupledStepInput& in, const std::vector<DeformableBlock>& bodies,
-                           ContactProblem& p, ContactList& list, std::vector<int>& contact_of) {
+                           const MixedLayout& layout, ContactProblem& p, ContactList& list,
+                           std::vector<int>& contact_of) {
   contact_of.assign(in.contacts->size(), -1);
   for (std::size_t k = 0; k < in.contacts->size(); ++k) {
     const DeformableContact& c = (*in.contacts)[k];
     const Eigen::Matrix3d frame = math::ContactFrame(c.normal);
     const Eigen::Matrix3d Rt = frame.transpose();
     // u = Rᵀ (v_A − v_B) at the point: the normal points from B into A.
-    const SideRows a = DeformableSide(bodies[c.deformable], SideAVertices(c), Rt);
+    const SideRows a =
+        DeformableSide(layout, bodies[c.deformable], c.deformable, SideAVertices(c), Rt);
     const SideRows b = c.other >= 0
-                           ? DeformableSide(bodies[c.other], SideBVertices(c), -Rt)
-                           : RigidSide(in, in.rigid->mass.blocks(), c.rigid_body, c.point, -Rt);
+                           ? DeformableSide(layout, bodies[c.other], c.other, SideBVertices(c), -Rt)
+                           : RigidSide(in, layout, c.rigid_body, c.point, -Rt);
     if (a.block < 0 && b.block < 0) continue;  // between fixed things: nothing to solve
     contact_of[k] = list.count;
     AddRows(a, list.count, list.entries);
@@ -142,7 +139,10 @@ void AddDeformableContacts(const CoupledStepInput& in, const std::vector<Deforma
     p.frames.push_back(frame);
     p.points.push_back(c.point);
     p.contact_blocks.push_back({a.block, b.block});
-    list.phi.push_back(c.phi);
+    // An attached vertex's c moves the contact whatever the unknowns: its normal part shifts the
+    // gap the step must keep (u_n + δ ≥ −φ/h ⇔ u_n ≥ −(φ + h δ)/h); its tangential part, the
+    // attachment's drift correction, is left out.
+    list.phi.push_back(c.phi + in.rigid->time_step * (a.offset[0] + b.offset[0]));
     list.mu.push_back(c.mu);
     list.restitution.push_back(0);
     list.compliance.push_back(c.compliance);
@@ -195,30 +195,41 @@ void Remember(const CoupledStepInput& in, const ContactProblem& p,
 
 }  // namespace
 
-void BuildMixedContactProblem(const CoupledStepInput& in, std::vector<DeformableBlock>& bodies,
-                              ContactProblem& p, std::vector<int>& contact_of) {
+std::string BuildMixedContactProblem(const CoupledStepInput& in,
+                                     const std::vector<DeformableBlock>& bodies,
+                                     MixedLayout& layout, ContactProblem& p,
+                                     std::vector<int>& contact_of) {
   const ContactProblem& rigid = *in.rigid;
-  AddBlocks(in, bodies, p);
+  if (std::string error = LayOutMixedBlocks(in, bodies, layout, p); !error.empty()) return error;
+  p.time_step = rigid.time_step;
+  p.damping = Eigen::VectorXd::Zero(p.nv());
+  for (Eigen::Index i = 0; i < rigid.damping.size(); ++i) {
+    p.damping[layout.rigid_column[i]] = rigid.damping[i];
+  }
   // Contacts: the rigid geometric ones, the deformable ones, the rigid limit contacts.
   p.frames.clear();
   p.points.clear();
   p.contact_blocks.clear();
   ContactList list;
-  AddRigidContacts(rigid, 0, rigid.num_geometric_contacts(), p, list);
-  AddDeformableContacts(in, bodies, p, list, contact_of);
-  AddRigidContacts(rigid, rigid.num_geometric_contacts(), rigid.num_contacts(), p, list);
+  AddRigidContacts(rigid, layout, 0, rigid.num_geometric_contacts(), p, list);
+  AddDeformableContacts(in, bodies, layout, p, list, contact_of);
+  AddRigidContacts(rigid, layout, rigid.num_geometric_contacts(), rigid.num_contacts(), p, list);
   p.J.resize(3 * list.count, p.nv());
   p.J.setFromTriplets(list.entries.begin(), list.entries.end());
   p.phi = Eigen::Map<const Eigen::VectorXd>(list.phi.data(), list.count);
   p.mu = Eigen::Map<const Eigen::VectorXd>(list.mu.data(), list.count);
   p.restitution = Eigen::Map<const Eigen::VectorXd>(list.restitution.data(), list.count);
   p.compliance = Eigen::Map<const Eigen::VectorXd>(list.compliance.data(), list.count);
-  p.limits = rigid.limits;
+  // The limit contacts at their mixed columns; the SAP-only rows (limits as constraints,
+  // couplers, joint friction, drives) are not the contact-level formulations' business.
   p.limit_contacts = rigid.limit_contacts;
-  p.joint_friction = rigid.joint_friction;
-  p.bilateral = rigid.bilateral;
-  p.drives = rigid.drives;
+  for (contact::LimitContact& l : p.limit_contacts) l.dof = layout.rigid_column[l.dof];
+  p.limits.clear();
+  p.joint_friction.clear();
+  p.bilateral.clear();
+  p.drives.clear();
   p.contact_velocity_rate.resize(0);
+  return "";
 }
 
 CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
@@ -235,9 +246,10 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   MixedStepWorkspace& ws = workspace.mixed;
   ContactProblem& p = ws.problem;
   std::vector<int> contact_of;
-  BuildMixedContactProblem(in, bodies, p, contact_of);
-  if (!p.mass.ok()) {
-    return UnsolvedCoupledStep(in, "a deformable body's Schur complement is not positive definite");
+  MixedLayout layout;
+  if (std::string error = BuildMixedContactProblem(in, bodies, layout, p, contact_of);
+      !error.empty()) {
+    return UnsolvedCoupledStep(in, std::move(error));
   }
   const Eigen::VectorXd warm = WarmStart(in, p, contact_of, ws);
   ContactSolution solution;
@@ -260,10 +272,20 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   const bool solved = solution.v_next.size() == p.nv() && solution.impulses.size() == warm.size();
   const Eigen::VectorXd& v = solved ? solution.v_next : p.v_star;
   const Eigen::VectorXd impulses = solved ? solution.impulses : Eigen::VectorXd::Zero(warm.size());
-  out.rigid.v_next = v.head(rigid.nv());
+  out.rigid.v_next.resize(rigid.nv());
+  for (int i = 0; i < rigid.nv(); ++i) out.rigid.v_next[i] = v[layout.rigid_column[i]];
   out.rigid.impulses.resize(3 * rigid.num_contacts());
   out.rigid.impulses << impulses.head(3 * g), impulses.tail(impulses.size() - 3 * (g + nd));
-  out.v = DeformableVelocities(bodies, v, p.v_star, &out.participating_dofs);
+  for (std::size_t d = 0; d < bodies.size(); ++d) {
+    const DeformableBlock& b = bodies[d];
+    if (!b.schur) {
+      out.v.push_back(b.v_star);
+      continue;
+    }
+    out.participating_dofs += b.size();
+    const Eigen::VectorXd w = ParticipatingVelocity(layout, b, static_cast<int>(d), v);
+    out.v.push_back(b.v_star + b.schur->Extend(w - b.Participating(b.v_star)));
+  }
   out.whole = &p;
   out.whole_impulses = impulses;
   out.whole_v = v;

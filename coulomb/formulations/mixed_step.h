@@ -12,8 +12,8 @@
 // the same linear momentum balance SAP minimizes over, and W = J blkdiag(M, Â)⁻¹ Jᵀ is the
 // Delassus operator of the whole scene. The eliminated vertices follow from the participating ones.
 //
-// Attachments (holonomic rows) are not contacts: formulations taking this path leave them to SAP
-// (FormulationSupport::deformable_attachments).
+// Attached vertices move with their rigid body (mixed_layout.h): a body attached to a tree joins
+// the tree's block.
 
 #include <Eigen/Dense>
 #include <vector>
@@ -22,16 +22,21 @@
 #include "coulomb/formulations/coupled_step.h"
 #include "coulomb/formulations/deformable_blocks.h"
 #include "coulomb/formulations/formulation.h"
+#include "coulomb/formulations/mixed_layout.h"
 
 namespace coulomb {
 
-// The ContactProblem of a coupled step: the rigid problem's blocks and contacts, then one block per
-// deformable body with participating DoFs (setting each body's `block` and `start`) and one
-// contact per deformable contact between the rigid problem's geometric contacts and its limit
-// contacts. `contact_of[k]` is deformable contact k's index in `problem` (−1: nothing on either
-// side moves). `bodies` come from FactorDeformableBodies.
-void BuildMixedContactProblem(const CoupledStepInput& input, std::vector<DeformableBlock>& bodies,
-                              contact::ContactProblem& problem, std::vector<int>& contact_of);
+// The ContactProblem of a coupled step: the rigid problem's blocks (each tree with the free
+// participating vertices of the bodies attached to it) and contacts, then one block per other
+// deformable body with participating DoFs, and one contact per deformable contact between the
+// rigid problem's geometric contacts and its limit contacts. `contact_of[k]` is deformable contact
+// k's index in `problem` (−1: nothing on either side moves). `bodies` come from
+// FactorDeformableBodies.
+// "" or why the step cannot be posed this way (mixed_layout.h).
+std::string BuildMixedContactProblem(const CoupledStepInput& input,
+                                     const std::vector<DeformableBlock>& bodies,
+                                     MixedLayout& layout, contact::ContactProblem& problem,
+                                     std::vector<int>& contact_of);
 
 // One coupled step solved by `formulation.solve` on the mixed ContactProblem, warm-started from
 // input.warm_start for the rigid contacts and from last step's impulses of the deformable contacts

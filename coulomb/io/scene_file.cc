@@ -554,11 +554,10 @@ void SceneReader::Read(const Field& root) {
   }
   if (root.Has("deformables")) {
     ReadSceneDeformables(root["deformables"], base_dir, scene);
-    // The formulation that takes every kind of deformable coupling (SAP, paper 2's) is the
-    // default for scenes with deformable bodies.
+    // Paper 2's formulation (SAP) is the default for scenes with deformable bodies.
     if (!root.Has("formulation")) {
       scene.model.settings.formulation =
-          FirstFormulationSupporting(&FormulationSupport::deformable_attachments);
+          FirstFormulationSupporting(&FormulationSupport::preferred_for_deformables);
     }
   }
   // Settings last: some reach into what the sections above built (gravity into each deformable

@@ -328,7 +328,7 @@ deformables:
             0.2);  // on top, not sunk through
 }
 
-TEST(DeformableCoupling, AttachedVerticesFollowTheirRigidBody) {
+TEST_P(EveryCouplingFormulation, AttachedVerticesFollowTheirRigidBody) {
   // A soft block hangs under a free rigid plate by its top face; both fall freely: the plate's
   // fall is exactly ballistic and the attached vertices stay on their body points.
   const sim::Scene scene = Load(R"(
@@ -342,7 +342,8 @@ deformables:
   - {name: pad, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]},
      position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.01,
      attach: [{body: plate, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
-)");
+)",
+                                GetParam());
   ASSERT_EQ(scene.model.deformables.attachments.size(), 9u);
   sim::State state = scene.initial;
   const int steps = 60;
@@ -361,7 +362,44 @@ deformables:
   EXPECT_LT(worst, 1e-5);
 }
 
-TEST(DeformableCoupling, SoftBlockHangingFromTheWorldSagsAndSettles) {
+TEST_P(EveryCouplingFormulation, RigidPlateOnAnAttachedSoftPadRestsOnTheGround) {
+  // A 1 kg plate carries a soft pad glued under it by the pad's top face; the pad stands on the
+  // ground. At rest the ground carries both weights through the pad's contacts, and the glued
+  // vertices stay on their plate points.
+  const sim::Scene scene = Load(R"(
+coulomb: 1
+time_step: 0.005
+formulation: sap
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, friction: 0.5}]}
+  - {name: plate, mass: 1.0, position: [0, 0, 0.12],
+     shapes: [{type: box, size: [0.2, 0.2, 0.02], friction: 0.5}]}
+deformables:
+  - {name: pad, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]},
+     position: [0, 0, 0.06], youngs_modulus: 1.0e5, stiffness_damping: 0.01, friction: 0.5,
+     attach: [{body: plate, min: [-1, -1, 0.109], max: [1, 1, 0.111]}]}
+)",
+                                GetParam());
+  ASSERT_EQ(scene.model.deformables.attachments.size(), 9u);
+  sim::State state = scene.initial;
+  const sim::StepReport last = StepScene(scene, state, 300);
+  const double h = scene.model.time_step;
+  const double weight_impulse = (1.0 + Mass(scene.model.deformables.bodies[0])) * kG * h;
+  const Eigen::Vector3d on_pad = ImpulseOn(last, 0, -1, -1);
+  EXPECT_NEAR(on_pad.z(), weight_impulse, 2e-3 * weight_impulse);
+  EXPECT_LT(on_pad.head<2>().norm(), 1e-6 * weight_impulse);
+  EXPECT_LT(state.v.norm(), 1e-3);
+  multibody::Data data = multibody::MakeData(scene.model.multibody);
+  multibody::CalcForwardKinematics(scene.model.multibody, data, state.q, state.v);
+  double worst = 0;
+  for (const fem::VertexAttachment& a : scene.model.deformables.attachments) {
+    worst = std::max(
+        worst, (state.deformables[0].x.col(a.vertex) - data.X_world[a.body].Apply(a.p_B)).norm());
+  }
+  EXPECT_LT(worst, 1e-4);
+}
+
+TEST_P(EveryCouplingFormulation, SoftBlockHangingFromTheWorldSagsAndSettles) {
   // Vertices attached to the world (or to a fixed body, which scenes fold into the world) are
   // Dirichlet vertices: exactly still.
   const sim::Scene scene = Load(R"(
@@ -372,7 +410,8 @@ deformables:
   - {name: pad, mesh: {type: box, size: [0.1, 0.1, 0.1], cells: [2, 2, 2]},
      position: [0, 0, 0.94], youngs_modulus: 1.0e5, stiffness_damping: 0.02,
      attach: [{body: world, min: [-1, -1, 0.989], max: [1, 1, 1]}]}
-)");
+)",
+                                GetParam());
   ASSERT_EQ(scene.model.deformables.bodies[0].fixed_vertices.size(), 9u);
   sim::State state = scene.initial;
   StepScene(scene, state, 200);

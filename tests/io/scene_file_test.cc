@@ -225,14 +225,6 @@ TEST(SceneFile, DeformableBodies) {
   e = ErrorOf(
       "coulomb: 1\nformulation: trinkle\ndeformables: [{mesh: {type: ball, radius: 0.1}}]\n");
   EXPECT_NE(e.reason.find("--formulation sap"), std::string::npos) << e.reason;
-  // The cone and the velocity LCP couple deformable bodies through contacts, not attachments.
-  const std::string attached =
-      "coulomb: 1\nformulation: cone\nbodies: [{name: arm, mass: 1, inertia: [1, 1, "
-      "1]}]\ndeformables: [{mesh: "
-      "{type: ball, radius: 0.1}, attach: [{body: arm, min: [-1, -1, -1], max: [1, 1, 1]}]}]\n";
-  e = ErrorOf(attached);
-  EXPECT_NE(e.reason.find("attached deformable bodies need"), std::string::npos) << e.reason;
-  EXPECT_NE(e.reason.find("--formulation sap"), std::string::npos) << e.reason;
 }
 
 TEST(SceneFile, ReadsEveryExample) {

@@ -52,8 +52,6 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"arch", "cone"}, 0x0a3de34fc2b52d43ULL},
       {{"arch", "velocity-lcp"}, 0x3f354bf2f28b21c8ULL},
       {{"arm_hand_ball", "sap"}, 0x61d03224b4b25e87ULL},
-      {{"arm_hand_ball", "cone"}, 0x4ab51ac2da7a29dcULL},
-      {{"arm_hand_ball", "velocity-lcp"}, 0x5a9b9ae7feb31df0ULL},
       {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
       {{"bin", "cone"}, 0xdc1a5065949d7069ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},

@@ -14,7 +14,7 @@ const Formulation kSapFormulation = {
     .name = "sap",
     .summary = "convex SAP: Newton on the regularized cone, rigid and FEM bodies, joint limits",
     .supports = {.deformable_bodies = true,
-                 .deformable_attachments = true,
+                 .preferred_for_deformables = true,
                  .joint_limits = true,
                  .implicit_pd_drives = true,
                  .relative_speculative_contacts = true},
