@@ -26,15 +26,15 @@ struct CoupledStepInput {
   // The rigid contacts' warm start (3 per contact of `rigid`, limit contacts included), or null:
   // zero. SAP warm-starts from velocities instead and ignores it.
   const Eigen::VectorXd* warm_start = nullptr;
+  // Each deformable contact's last impulse in world coordinates (a column per contact of
+  // `contacts`, sim/warm_start.h), or null: zero. SAP ignores it too.
+  const Eigen::Matrix3Xd* deformable_warm_start = nullptr;
 };
 
 // What a coupled step solved as one ContactProblem (mixed_step.h) keeps from step to step: the
-// problem, rebuilt in place, and last step's deformable contacts with their impulses in world
-// coordinates, for warm starts.
+// problem, rebuilt in place (speed only).
 struct MixedStepWorkspace {
   contact::ContactProblem problem;
-  std::vector<std::array<int, 5>> keys;   // per remembered contact, sorted: see mixed_step.cc
-  std::vector<Eigen::Vector3d> impulses;  // world, N s, in the order of `keys`
 };
 
 struct CoupledSolution {

@@ -84,12 +84,6 @@ void AddRows(const SideRows& side, int row, std::vector<Eigen::Triplet<double>>&
   }
 }
 
-// What identifies a deformable contact from one step to the next: the body and its material
-// point (triangle or vertex) and what it touches (rigid geometry or other body).
-std::array<int, 5> KeyOf(const DeformableContact& c) {
-  return {c.deformable, c.triangle, c.triangle >= 0 ? -1 : c.vertices[0], c.geometry, c.other};
-}
-
 // The contacts of the mixed problem as they are appended, before they become its vectors.
 struct ContactList {
   std::vector<Eigen::Triplet<double>> entries;  // of J
@@ -150,10 +144,10 @@ void AddDeformableContacts(const CoupledStepInput& in, const std::vector<Deforma
   }
 }
 
-// Warm start: the rigid contacts' as given, the deformable contacts' last impulse (world) in this
-// step's frame where the same material point touches the same thing.
+// Warm start: the rigid contacts' as given, the deformable contacts' last impulse (world, where
+// the same material point touched the same thing: sim/warm_start.h) in this step's frames.
 Eigen::VectorXd WarmStart(const CoupledStepInput& in, const ContactProblem& p,
-                          const std::vector<int>& contact_of, const MixedStepWorkspace& ws) {
+                          const std::vector<int>& contact_of) {
   const ContactProblem& rigid = *in.rigid;
   const int g = rigid.num_geometric_contacts();
   const int nd = p.num_contacts() - rigid.num_contacts();
@@ -162,35 +156,16 @@ Eigen::VectorXd WarmStart(const CoupledStepInput& in, const ContactProblem& p,
     warm.head(3 * g) = in.warm_start->head(3 * g);
     warm.tail(warm.size() - 3 * (g + nd)) = in.warm_start->tail(in.warm_start->size() - 3 * g);
   }
+  const Eigen::Matrix3Xd* last = in.deformable_warm_start;
+  if (last == nullptr || last->cols() != static_cast<Eigen::Index>(in.contacts->size())) {
+    return warm;
+  }
   for (std::size_t k = 0; k < in.contacts->size(); ++k) {
     if (contact_of[k] < 0) continue;
-    const std::array<int, 5> key = KeyOf((*in.contacts)[k]);
-    const auto at = std::lower_bound(ws.keys.begin(), ws.keys.end(), key);
-    if (at == ws.keys.end() || *at != key) continue;
     warm.segment<3>(3 * contact_of[k]) =
-        p.frames[contact_of[k]].transpose() * ws.impulses[at - ws.keys.begin()];
+        p.frames[contact_of[k]].transpose() * last->col(static_cast<Eigen::Index>(k));
   }
   return warm;
-}
-
-// Keeps this step's deformable impulses, in world coordinates and sorted by key, for WarmStart.
-void Remember(const CoupledStepInput& in, const ContactProblem& p,
-              const std::vector<int>& contact_of, const Eigen::VectorXd& impulses,
-              MixedStepWorkspace& ws) {
-  std::vector<std::pair<std::array<int, 5>, Eigen::Vector3d>> remembered;
-  for (std::size_t k = 0; k < in.contacts->size(); ++k) {
-    const int row = contact_of[k];
-    if (row < 0) continue;
-    remembered.emplace_back(KeyOf((*in.contacts)[k]), p.frames[row] * impulses.segment<3>(3 * row));
-  }
-  std::sort(remembered.begin(), remembered.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  ws.keys.clear();
-  ws.impulses.clear();
-  for (const auto& [key, impulse] : remembered) {
-    ws.keys.push_back(key);
-    ws.impulses.push_back(impulse);
-  }
 }
 
 }  // namespace
@@ -251,7 +226,7 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
       !error.empty()) {
     return UnsolvedCoupledStep(in, std::move(error));
   }
-  const Eigen::VectorXd warm = WarmStart(in, p, contact_of, ws);
+  const Eigen::VectorXd warm = WarmStart(in, p, contact_of);
   ContactSolution solution;
   formulation.solve(p, settings, warm, workspace, solution);
   // Back to the rigid problem's contacts (its geometric ones, then its limit contacts after the
@@ -298,7 +273,6 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
     out.impulses.segment<3>(3 * k) = impulses.segment<3>(3 * row);
     out.contact_velocities.segment<3>(3 * k) = p.J.middleRows(3 * row, 3) * v;
   }
-  Remember(in, p, contact_of, impulses, ws);
   return out;
 }
 

@@ -49,6 +49,7 @@ struct StepWorkspace {
   Eigen::VectorXd tau;                        // nv: the step's generalized forces
   std::vector<contact::JointDrive> drives;    // the step's implicit PD drives
   std::vector<Eigen::VectorXd> deformable_v;  // the coupled solve's FEM velocities
+  Eigen::Matrix3Xd deformable_warm_start;     // per deformable contact, world frame, N s
   // J̇v's second detection along the motion (formulations that ask for it, step.cc).
   struct VelocityRate {
     Eigen::VectorXd q, zero_tau, u_now, u_later;

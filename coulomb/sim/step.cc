@@ -159,10 +159,12 @@ void SolveStep(const Model& model, Data& data) {
                            w.warm_start.tail(w.warm_start.size() - geometric));
   }
   if (!model.deformables.empty()) {
+    WarmStartDeformableContacts(report.deformable_contacts, data.state.contacts,
+                                w.deformable_warm_start);
     const CoupledStepInput input{
         &w.problem,         &model.multibody,        &data.multibody,
         &model.deformables, &data.state.deformables, &report.deformable_contacts,
-        &w.warm_start};
+        &w.warm_start,      &w.deformable_warm_start};
     coupled = formulation.solve_coupled(input, model.settings, data.formulation);
     w.solution = std::move(coupled.rigid);
     w.deformable_v = std::move(coupled.v);
@@ -221,6 +223,8 @@ void Advance(const Model& model, Data& data) {
   RememberLimitContacts(w.problem.limit_contacts,
                         w.solution.impulses.tail(w.solution.impulses.size() - geometric),
                         state.contacts);
+  RememberDeformableContacts(data.report.deformable_contacts, data.report.deformable_impulses,
+                             state.contacts);
   math::AssignGrowing(data.report.contacts.contacts, w.detection.contacts.contacts);
   math::ResizeKeepingStorage(data.report.impulses, geometric);
   data.report.impulses = w.solution.impulses.head(geometric);

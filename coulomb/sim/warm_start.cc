@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/math/dense_resize.h"
 
 namespace coulomb::sim {
@@ -20,6 +21,22 @@ std::uint64_t PairOf(const geometry::Contact& c) {
 std::uint64_t LimitKey(const contact::LimitContact& c) {
   return (std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(c.dof) << 1) |
          (c.side > 0 ? 1U : 0U);
+}
+
+// A deformable contact's key: bits 63 and 62; the body (10 bits), whether its point is a surface
+// triangle, the triangle or vertex (24 bits), whether the other side is a deformable body, and
+// that body or the rigid geometry (20 bits). 0 when an index does not fit (no warm start).
+std::uint64_t DeformableKey(const contact::DeformableContact& c) {
+  const int point = c.triangle >= 0 ? c.triangle : c.vertices[0];
+  const int other = c.other >= 0 ? c.other : c.geometry;
+  if (c.deformable < 0 || c.deformable >= (1 << 10) || point < 0 || point >= (1 << 24) ||
+      other < 0 || other >= (1 << 20)) {
+    return 0;
+  }
+  return (std::uint64_t{3} << 62) | (static_cast<std::uint64_t>(c.deformable) << 46) |
+         (static_cast<std::uint64_t>(c.triangle >= 0) << 45) |
+         (static_cast<std::uint64_t>(point) << 21) |
+         (static_cast<std::uint64_t>(c.other >= 0) << 20) | static_cast<std::uint64_t>(other);
 }
 
 Eigen::Vector3d PointInA(const geometry::Contact& c, const std::vector<math::Transform>& X_world) {
@@ -122,6 +139,37 @@ void WarmStartLimitContacts(const std::vector<contact::LimitContact>& limits,
     if (it != cache.end() && it->pair == key) {
       warm[3 * static_cast<Eigen::Index>(k)] = it->impulse[0];
     }
+  }
+}
+
+void RememberDeformableContacts(const std::vector<contact::DeformableContact>& contacts,
+                                const Eigen::VectorXd& impulses,
+                                std::vector<PersistentContact>& cache) {
+  if (impulses.size() != 3 * static_cast<Eigen::Index>(contacts.size())) return;
+  const std::size_t first = cache.size();
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const std::uint64_t key = DeformableKey(contacts[k]);
+    if (key == 0) continue;
+    const Eigen::Vector3d impulse = math::ContactFrame(contacts[k].normal) *
+                                    impulses.segment<3>(3 * static_cast<Eigen::Index>(k));
+    cache.push_back({key, Eigen::Vector3d::Zero(), impulse, 0.0});
+  }
+  std::stable_sort(
+      cache.begin() + static_cast<std::ptrdiff_t>(first), cache.end(),
+      [](const PersistentContact& a, const PersistentContact& b) { return a.pair < b.pair; });
+}
+
+void WarmStartDeformableContacts(const std::vector<contact::DeformableContact>& contacts,
+                                 const std::vector<PersistentContact>& cache,
+                                 Eigen::Matrix3Xd& warm) {
+  warm.setZero(3, static_cast<Eigen::Index>(contacts.size()));
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const std::uint64_t key = DeformableKey(contacts[k]);
+    if (key == 0) continue;
+    const auto it = std::lower_bound(
+        cache.begin(), cache.end(), key,
+        [](const PersistentContact& p, std::uint64_t key) { return p.pair < key; });
+    if (it != cache.end() && it->pair == key) warm.col(static_cast<Eigen::Index>(k)) = it->impulse;
   }
 }
 

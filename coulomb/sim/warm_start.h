@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/contact/deformable_contacts.h"
 #include "coulomb/geometry/contact_set.h"
 #include "coulomb/math/spatial.h"
 
@@ -51,5 +52,18 @@ void RememberLimitContacts(const std::vector<contact::LimitContact>& limits,
 void WarmStartLimitContacts(const std::vector<contact::LimitContact>& limits,
                             const std::vector<PersistentContact>& cache,
                             Eigen::Ref<Eigen::VectorXd> warm);
+
+// Deformable contacts (contact/deformable_contacts.h) persist in the same cache after the limit
+// contacts, under keys above theirs (bits 63 and 62, the body, its material point and what it
+// touches), with their impulses in world coordinates: checkpoints carry them, so a resumed run
+// warm-starts the contact-level solvers exactly as the run that never stopped.
+void RememberDeformableContacts(const std::vector<contact::DeformableContact>& contacts,
+                                const Eigen::VectorXd& impulses,
+                                std::vector<PersistentContact>& cache);
+// Each deformable contact's last impulse, world frame (a column per contact; zero where nothing
+// matches).
+void WarmStartDeformableContacts(const std::vector<contact::DeformableContact>& contacts,
+                                 const std::vector<PersistentContact>& cache,
+                                 Eigen::Matrix3Xd& warm);
 
 }  // namespace coulomb::sim
