@@ -118,26 +118,10 @@ void AddAttachedBody(const DeformableBlock& b, const BodyLayout& L, const Eigen:
   s.solve = true;
 }
 
-}  // namespace
-
-bool BodyLayout::attached() const {
-  return std::any_of(column.begin(), column.end(), [](int c) { return c < 0; });
-}
-
-std::string LayOutMixedBlocks(const CoupledStepInput& in,
-                              const std::vector<DeformableBlock>& bodies, MixedLayout& layout,
-                              ContactProblem& p) {
-  const ContactProblem& rigid = *in.rigid;
-  layout.bodies.assign(bodies.size(), {});
-  for (std::size_t d = 0; d < bodies.size(); ++d) {
-    const std::size_t n = bodies[d].vertices.size();
-    layout.bodies[d].column.assign(n, 0);
-    layout.bodies[d].T.assign(n, {});
-    layout.bodies[d].c.assign(n, Eigen::Vector3d::Zero());
-  }
-  if (std::string error = Attach(in, bodies, layout); !error.empty()) return error;
-  // Columns: each tree, followed by the free participating vertices of the bodies attached to
-  // it; then each other body with free participating vertices as a block of its own.
+// Columns: each tree, followed by the free participating vertices of the bodies attached to
+// it; then each other body with free participating vertices as a block of its own.
+int PlaceColumns(const ContactProblem& rigid, const std::vector<DeformableBlock>& bodies,
+                 MixedLayout& layout) {
   const std::vector<multibody::DofBlock>& trees = rigid.mass.blocks();
   layout.rigid_column.resize(rigid.nv());
   layout.blocks.clear();
@@ -169,24 +153,40 @@ std::string LayOutMixedBlocks(const CoupledStepInput& in,
     if (nv > start) layout.blocks.push_back({start, nv - start});
     if (nv == start) L.block = -1;  // every participating vertex held by a static body
   }
-  // Masses and free motions, block by block.
+  return nv;
+}
+
+// A tree's block as the rigid problem has it, grown to make room for its attached bodies.
+BlockSystem TreeSystem(const ContactProblem& rigid, std::size_t t, int size) {
+  const multibody::DofBlock& tree = rigid.mass.blocks()[t];
+  const int n = tree.size;
+  BlockSystem s;
+  s.M = Eigen::MatrixXd::Zero(size, size);
+  s.M.topLeftCorner(n, n) = rigid.M_blocks[t];
+  s.v_star = rigid.v_star.segment(tree.start, n);
+  s.v = Eigen::VectorXd::Zero(size);
+  s.v.head(n) = rigid.v.segment(tree.start, n);
+  s.rhs = Eigen::VectorXd::Zero(size);
+  s.rhs.head(n) = rigid.M_blocks[t] * s.v_star;
+  if (t < rigid.mimic_reductions.size() && rigid.mimic_reductions[t].size() > 0) {
+    const Eigen::MatrixXd& T_m = rigid.mimic_reductions[t];
+    s.reduction = Eigen::MatrixXd::Zero(size, T_m.cols() + size - n);
+    s.reduction.topLeftCorner(n, T_m.cols()) = T_m;
+    s.reduction.bottomRightCorner(size - n, size - n).setIdentity();
+  }
+  return s;
+}
+
+// Masses and free motions, block by block: the trees', then each body's in its own block or
+// substituted into its tree's.
+std::vector<BlockSystem> BlockSystems(const CoupledStepInput& in,
+                                      const std::vector<DeformableBlock>& bodies,
+                                      const MixedLayout& layout) {
+  const ContactProblem& rigid = *in.rigid;
+  const std::vector<multibody::DofBlock>& trees = rigid.mass.blocks();
   std::vector<BlockSystem> systems(layout.blocks.size());
   for (std::size_t t = 0; t < trees.size(); ++t) {
-    BlockSystem& s = systems[t];
-    const int n = trees[t].size, size = layout.blocks[t].size;
-    s.M = Eigen::MatrixXd::Zero(size, size);
-    s.M.topLeftCorner(n, n) = rigid.M_blocks[t];
-    s.v_star = rigid.v_star.segment(trees[t].start, n);
-    s.v = Eigen::VectorXd::Zero(size);
-    s.v.head(n) = rigid.v.segment(trees[t].start, n);
-    s.rhs = Eigen::VectorXd::Zero(size);
-    s.rhs.head(n) = rigid.M_blocks[t] * s.v_star;
-    if (t < rigid.mimic_reductions.size() && rigid.mimic_reductions[t].size() > 0) {
-      const Eigen::MatrixXd& T_m = rigid.mimic_reductions[t];
-      s.reduction = Eigen::MatrixXd::Zero(size, T_m.cols() + size - n);
-      s.reduction.topLeftCorner(n, T_m.cols()) = T_m;
-      s.reduction.bottomRightCorner(size - n, size - n).setIdentity();
-    }
+    systems[t] = TreeSystem(rigid, t, layout.blocks[t].size);
   }
   for (std::size_t d = 0; d < bodies.size(); ++d) {
     const DeformableBlock& b = bodies[d];
@@ -211,6 +211,13 @@ std::string LayOutMixedBlocks(const CoupledStepInput& in,
     const int offset = free == L.column.end() ? 0 : *free - layout.blocks[L.block].start;
     AddAttachedBody(b, L, v_now, tree_size, offset, s);
   }
+  return systems;
+}
+
+// The problem's block masses, factored, and its v and v* (blocks with attached bodies solve
+// M_z z* = rhs for theirs).
+std::string FactorAndSolve(std::vector<BlockSystem>& systems, const MixedLayout& layout, int nv,
+                           ContactProblem& p) {
   p.M_blocks.clear();
   p.mimic_reductions.clear();
   bool reduced = false;
@@ -236,6 +243,28 @@ std::string LayOutMixedBlocks(const CoupledStepInput& in,
     p.v.segment(layout.blocks[k].start, layout.blocks[k].size) = s.v;
   }
   return "";
+}
+
+}  // namespace
+
+bool BodyLayout::attached() const {
+  return std::any_of(column.begin(), column.end(), [](int c) { return c < 0; });
+}
+
+std::string LayOutMixedBlocks(const CoupledStepInput& in,
+                              const std::vector<DeformableBlock>& bodies, MixedLayout& layout,
+                              ContactProblem& p) {
+  layout.bodies.assign(bodies.size(), {});
+  for (std::size_t d = 0; d < bodies.size(); ++d) {
+    const std::size_t n = bodies[d].vertices.size();
+    layout.bodies[d].column.assign(n, 0);
+    layout.bodies[d].T.assign(n, {});
+    layout.bodies[d].c.assign(n, Eigen::Vector3d::Zero());
+  }
+  if (std::string error = Attach(in, bodies, layout); !error.empty()) return error;
+  const int nv = PlaceColumns(*in.rigid, bodies, layout);
+  std::vector<BlockSystem> systems = BlockSystems(in, bodies, layout);
+  return FactorAndSolve(systems, layout, nv, p);
 }
 
 Eigen::VectorXd ParticipatingVelocity(const MixedLayout& layout, const DeformableBlock& b, int d,
