@@ -168,6 +168,15 @@ FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) 
   return out;
 }
 
+// The smallest det F over the elements at positions x (negative: one is inverted).
+double SmallestVolumeRatio(const FemBody& body, const Eigen::Matrix3Xd& x) {
+  double smallest = INFINITY;
+  for (const LinearTet& tet : body.tets) {
+    smallest = std::min(smallest, DeformationGradient(tet, x).determinant());
+  }
+  return smallest;
+}
+
 // Nonlinear materials: Newton on m(v) = 0 with the PSD-projected tangent
 // m'(v) = M + δt D + θ δt² K(x(v)) (Rayleigh D from the stiffness at x0, frozen for the step),
 // backtracking on ‖m‖. The step's linear model is then A = m'(v*), rhs = A v*.
@@ -189,8 +198,15 @@ FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) 
     return r;
   };
   FemStepSystem out;
+  // Newton starts from the last velocity, x0 + δt v0, unless that start crushes an element
+  // (smallest volume ratio below half the one at x0): from such a start the tangent is
+  // ill-conditioned and Newton stalls there; from v = 0 (x0 itself, whose elements are sound)
+  // it converges. Seen on the crushed cylinder at the end of its load.
   Eigen::VectorXd v = v0;
   for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = fixed[i] ? 0.0 : v[i];
+  if (SmallestVolumeRatio(body, positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
+    v.setZero();
+  }
   ElasticResponse e = CalcElasticResponse(body, state, positions(v));
   Eigen::VectorXd r = residual(v, e);
   // Converged when ‖m‖ is 1e-8 of the step's momentum scale, or below what a velocity error
