@@ -11,13 +11,14 @@
 
 namespace coulomb::fem {
 
-// Mean dilatation keeps this share of κ on every tet's own J. With none, the tets of a cell can
-// trade volume among themselves (the cell's mean J is all that is held) until one inverts,
-// which happened under the cylinder's full load; 5 % (κ_tet ≈ 75 μ for paper 2's rubber) stops
-// that and still leaves the cells, not the tets, carrying the incompressibility. At 2 % the
-// cylinder's force error shrinks with the mesh (17 → 13 % from 3 to 8 cells across the radius,
-// 21–22 % at 5 %) but an element of the 6-cell mesh inverts near full load.
-constexpr double kTetBulkShare = 0.05;
+// Mean dilatation keeps this share of κ on every tet's own J, so that the tets of a cell cannot
+// trade volume among themselves freely (the cell's mean J is all the rest holds). The share is
+// residual locking: κ_tet ≈ 15 μ for paper 2's rubber at 1 %. Measured on the crushed cylinder
+// (mean force error for 3, 4, 6, 8 cells across the radius, the coupled step linearized where
+// the contacts put the rubber): 5 % gives 10.0, 8.9, 5.2, 3.6 %; 1 % gives 5.9, 4.4, 1.8, 1.2 %,
+// converging with the mesh; 0.5 % and 0.2 % give 1.2–3.7 % on every mesh without converging.
+// (With the step linearized at the free motion, 2 % or less inverted elements under full load.)
+constexpr double kTetBulkShare = 0.01;
 
 std::string ValidateFemBody(const FemBody& body) {
   const std::string who = "deformable body '" + body.name + "'";
@@ -168,6 +169,65 @@ FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) 
   return out;
 }
 
+// The momentum balance of a nonlinear material over one step,
+//   m(v) = M (v − v0) − δt [f_e(x(v)) + f_g − D v],   x(v) = x0 + δt ((1 − θ) v0 + θ v),
+// (Rayleigh D from the stiffness at x0, frozen for the step; fixed DoFs: m = v) and its
+// PSD-projected tangent m'(v) = M + δt D + θ δt² K(x(v)).
+class MomentumBalance {
+ public:
+  MomentumBalance(const FemBody& body, const FemState& state, double dt)
+      : body_(body),
+        state_(state),
+        dt_(dt),
+        m3_(LumpedMass3(body)),
+        M_(MassMatrix(body, m3_)),
+        fixed_(FixedDofs(body)),
+        at_start_(CalcElasticResponse(body, state, state.x)),
+        D_(body.mass_damping * M_ + body.stiffness_damping * at_start_.K),
+        v0_(state.Velocities()),
+        f_g_(GravityForces(body, m3_)) {}
+
+  Eigen::Matrix3Xd Positions(const Eigen::VectorXd& v) const {
+    const double theta = body_.position_theta;
+    const Eigen::VectorXd x = Flat(state_.x) + dt_ * ((1 - theta) * v0_ + theta * v);
+    return Eigen::Map<const Eigen::Matrix3Xd>(x.data(), 3, x.size() / 3);
+  }
+  ElasticResponse Response(const Eigen::VectorXd& v) const {
+    return CalcElasticResponse(body_, state_, Positions(v));
+  }
+  Eigen::VectorXd Residual(const Eigen::VectorXd& v, const ElasticResponse& e) const {
+    Eigen::VectorXd r = M_ * (v - v0_) - dt_ * (Flat(e.forces) + f_g_ - D_ * v);
+    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = fixed_[i] ? v[i] : r[i];
+    return r;
+  }
+  Eigen::SparseMatrix<double> Tangent(const ElasticResponse& e) const {
+    Eigen::SparseMatrix<double> A = M_ + dt_ * D_ + body_.position_theta * dt_ * dt_ * e.K;
+    Eigen::VectorXd unused = Eigen::VectorXd::Zero(A.rows());
+    ApplyDirichlet(fixed_, A, unused);
+    return A;
+  }
+  // ‖m‖ counts as zero below 1e-8 of the step's momentum scale, or below what a velocity error
+  // of 1e-12 m/s costs through the stiffest row of the tangent (round-off of stiff materials).
+  double Tolerance() const {
+    const double scale =
+        (M_ * v0_).norm() + dt_ * f_g_.norm() + dt_ * Flat(at_start_.forces).norm();
+    return std::max(1e-8 * scale, 1e-12 * Tangent(at_start_).diagonal().cwiseAbs().maxCoeff());
+  }
+  const std::vector<bool>& fixed() const { return fixed_; }
+  const Eigen::VectorXd& v0() const { return v0_; }
+
+ private:
+  const FemBody& body_;
+  const FemState& state_;
+  double dt_;
+  Eigen::VectorXd m3_;
+  Eigen::SparseMatrix<double> M_;
+  std::vector<bool> fixed_;
+  ElasticResponse at_start_;
+  Eigen::SparseMatrix<double> D_;
+  Eigen::VectorXd v0_, f_g_;
+};
+
 // The smallest det F over the elements at positions x (negative: one is inverted).
 double SmallestVolumeRatio(const FemBody& body, const Eigen::Matrix3Xd& x) {
   double smallest = INFINITY;
@@ -177,48 +237,27 @@ double SmallestVolumeRatio(const FemBody& body, const Eigen::Matrix3Xd& x) {
   return smallest;
 }
 
-// Nonlinear materials: Newton on m(v) = 0 with the PSD-projected tangent
-// m'(v) = M + δt D + θ δt² K(x(v)) (Rayleigh D from the stiffness at x0, frozen for the step),
-// backtracking on ‖m‖. The step's linear model is then A = m'(v*), rhs = A v*.
+// Nonlinear materials: Newton on m(v) = 0 with the tangent, backtracking on ‖m‖. The step's
+// linear model is then A = m'(v*), rhs = A v*.
 FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) {
-  const Eigen::VectorXd m3 = LumpedMass3(body);
-  const Eigen::SparseMatrix<double> M = MassMatrix(body, m3);
-  const std::vector<bool> fixed = FixedDofs(body);
-  const ElasticResponse at_start = CalcElasticResponse(body, state, state.x);
-  const Eigen::SparseMatrix<double> D = body.mass_damping * M + body.stiffness_damping * at_start.K;
-  const Eigen::VectorXd v0 = state.Velocities(), f_g = GravityForces(body, m3);
-  const double theta = body.position_theta;
-  const auto positions = [&](const Eigen::VectorXd& v) {
-    const Eigen::VectorXd x = Flat(state.x) + dt * ((1 - theta) * v0 + theta * v);
-    return Eigen::Matrix3Xd(Eigen::Map<const Eigen::Matrix3Xd>(x.data(), 3, x.size() / 3));
-  };
-  const auto residual = [&](const Eigen::VectorXd& v, const ElasticResponse& e) {
-    Eigen::VectorXd r = M * (v - v0) - dt * (Flat(e.forces) + f_g - D * v);
-    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = fixed[i] ? v[i] : r[i];
-    return r;
-  };
+  const MomentumBalance balance(body, state, dt);
+  const std::vector<bool>& fixed = balance.fixed();
   FemStepSystem out;
   // Newton starts from the last velocity, x0 + δt v0, unless that start crushes an element
   // (smallest volume ratio below half the one at x0): from such a start the tangent is
   // ill-conditioned and Newton stalls there; from v = 0 (x0 itself, whose elements are sound)
   // it converges. Seen on the crushed cylinder at the end of its load.
-  Eigen::VectorXd v = v0;
+  Eigen::VectorXd v = balance.v0();
   for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = fixed[i] ? 0.0 : v[i];
-  if (SmallestVolumeRatio(body, positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
+  if (SmallestVolumeRatio(body, balance.Positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
     v.setZero();
   }
-  ElasticResponse e = CalcElasticResponse(body, state, positions(v));
-  Eigen::VectorXd r = residual(v, e);
-  // Converged when ‖m‖ is 1e-8 of the step's momentum scale, or below what a velocity error
-  // of 1e-12 m/s costs through the stiffest row of the tangent (round-off of stiff materials).
-  const double scale = (M * v0).norm() + dt * f_g.norm() + dt * Flat(at_start.forces).norm();
-  const Eigen::SparseMatrix<double> A0 = M + dt * D + theta * dt * dt * at_start.K;
-  const double tolerance = std::max(1e-8 * scale, 1e-12 * A0.diagonal().cwiseAbs().maxCoeff());
+  ElasticResponse e = balance.Response(v);
+  Eigen::VectorXd r = balance.Residual(v, e);
+  const double tolerance = balance.Tolerance();
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt;
   for (out.newton_iterations = 0;; ++out.newton_iterations) {
-    out.A = M + dt * D + theta * dt * dt * e.K;
-    Eigen::VectorXd unused = Eigen::VectorXd::Zero(v.size());
-    ApplyDirichlet(fixed, out.A, unused);
+    out.A = balance.Tangent(e);
     if (e.finite && r.norm() <= tolerance) break;
     if (out.newton_iterations == 30 || !e.finite) {
       out.converged = false;
@@ -236,8 +275,8 @@ FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) 
     ElasticResponse e_trial;
     Eigen::VectorXd r_trial;
     const auto merit = [&](double alpha) {
-      e_trial = CalcElasticResponse(body, state, positions(v + alpha * dv));
-      r_trial = residual(v + alpha * dv, e_trial);
+      e_trial = balance.Response(v + alpha * dv);
+      r_trial = balance.Residual(v + alpha * dv, e_trial);
       return e_trial.finite ? r_trial.norm() : INFINITY;
     };
     math::BacktrackingSettings search;
@@ -293,6 +332,41 @@ ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
 FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt) {
   return body.model == MaterialModel::kCorotatedLinear ? LinearStep(body, state, dt)
                                                        : NewtonStep(body, state, dt);
+}
+
+FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, double dt,
+                                const Eigen::VectorXd& v_lin) {
+  if (body.model == MaterialModel::kCorotatedLinear) return LinearStep(body, state, dt);
+  const MomentumBalance balance(body, state, dt);
+  Eigen::VectorXd v = v_lin;
+  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = balance.fixed()[i] ? 0.0 : v[i];
+  // As Newton's start (NewtonStep): a point that crushes an element gives way to x0 itself.
+  if (SmallestVolumeRatio(body, balance.Positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
+    v.setZero();
+  }
+  const ElasticResponse e = balance.Response(v);
+  FemStepSystem out;
+  out.A = balance.Tangent(e);
+  // m(v') ≈ m(v) + A (v' − v) = A v' − rhs.
+  out.rhs = out.A * v - balance.Residual(v, e);
+  out.converged = e.finite && out.rhs.allFinite();
+  if (!out.converged) {
+    out.message = fmt::format(
+        "deformable body '{}': an element is inverted or its stress is not finite at the "
+        "linearization point; reduce the time step",
+        body.name);
+  }
+  return out;
+}
+
+double LinearModelError(const FemBody& body, const FemState& state, double dt,
+                        const FemStepSystem& system, const Eigen::VectorXd& v) {
+  if (body.model == MaterialModel::kCorotatedLinear) return 0;
+  const MomentumBalance balance(body, state, dt);
+  const ElasticResponse e = balance.Response(v);
+  if (!e.finite) return INFINITY;
+  const Eigen::VectorXd model = system.A * v - system.rhs;
+  return (balance.Residual(v, e) - model).norm() / balance.Tolerance();
 }
 
 double CalcEnergy(const FemBody& body, const FemState& state) {

@@ -69,7 +69,8 @@ FemState MakeRestState(const FemBody& body);
 // fixed vertices' rows and columns replaced by the identity (their velocity is 0). Its solution
 // without contact is the free motion v*.
 // Nonlinear materials find v* by Newton first and linearize there (A = tangent at v*,
-// rhs = A v*), so SAP sees the same linear model either way (docs/notes/sap-and-deformables.md §0).
+// rhs = A v*), so SAP sees the same linear model either way (docs/notes/sap-and-deformables.md §0);
+// a body with contacts is linearized where the contacts put it instead (AssembleFemStepAt).
 struct FemStepSystem {
   Eigen::SparseMatrix<double> A;
   Eigen::VectorXd rhs;
@@ -78,6 +79,20 @@ struct FemStepSystem {
   std::string message;
 };
 FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt);
+
+// The same linear model taken at v_lin instead of at the free motion: A = m'(v_lin),
+// rhs = A v_lin − m(v_lin), so A v − rhs is m(v) to first order about v_lin. Under a load that
+// holds the body far from its free motion (the crushed cylinder: v* springs back ~0.1 m in one
+// 4 s step), the model at v* is wrong by O(|v − v*|²) where the contacts put v: the rubber lost
+// 5 % of its volume over the load. Taken at the last contact-coupled v and repeated until
+// LinearModelError is at most 1, the coupled step solves the nonlinear balance. The corotated
+// model is linear within a step: its model is exact at any v_lin (which it ignores).
+FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, double dt,
+                                const Eigen::VectorXd& v_lin);
+// ‖m(v) − (A v − rhs)‖ over the tolerance Newton uses for ‖m‖ (1e-8 of the step's momentum
+// scale): at most 1 when the linear model `system` is exact at v to that tolerance.
+double LinearModelError(const FemBody& body, const FemState& state, double dt,
+                        const FemStepSystem& system, const Eigen::VectorXd& v);
 
 // A and v* from one sparse Cholesky of A (bodies without contact; with contact, the Schur
 // complement's factorization gives v* instead, so A is factored once per step).

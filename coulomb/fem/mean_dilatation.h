@@ -16,9 +16,8 @@ namespace coulomb::fem {
 struct VolumetricResponse {
   double energy = 0;              // Σ_c V_c κ/2 (J̄_c − 1)², J
   Eigen::Matrix3Xd forces;        // −∂energy/∂x, N
-  Eigen::SparseMatrix<double> K;  // κ/V_c g gᵀ per cell (g = ∂v_c/∂x): the PSD part of the
-                                  // Hessian; the indefinite κ (J̄ − 1) ∂²v_c/∂x² is left out,
-                                  // so Newton sees a Gauss–Newton tangent for this term
+  Eigen::SparseMatrix<double> K;  // per cell, the PSD projection of the Hessian
+                                  // κ/V_c g gᵀ + κ (J̄ − 1) ∂²v_c/∂x² (g = ∂v_c/∂x)
   bool finite = true;
 };
 

@@ -29,6 +29,10 @@ struct CoupledStepInput {
   // Each deformable contact's last impulse in world coordinates (a column per contact of
   // `contacts`, sim/warm_start.h), or null: zero. SAP ignores it too.
   const Eigen::Matrix3Xd* deformable_warm_start = nullptr;
+  // Where each deformable body's linear model is taken (fem::AssembleFemStepAt), or null: at its
+  // free motion. Only bodies with contacts or attachments use it; the others' free motion is
+  // their exact step.
+  const std::vector<Eigen::VectorXd>* linearize_at = nullptr;
 };
 
 // What a coupled step solved as one ContactProblem (mixed_step.h) keeps from step to step: the
@@ -43,6 +47,9 @@ struct CoupledSolution {
   Eigen::VectorXd impulses;            // per deformable contact (n, t, o), N s
   Eigen::VectorXd contact_velocities;  // per deformable contact after the step (n, t, o), m/s
   int participating_dofs = 0;          // deformable DoFs the formulation solved for
+  // The worst body's fem::LinearModelError at `v`: at most 1 when every nonlinear body's linear
+  // model is exact there (0 for corotated bodies, whose step is linear).
+  double linear_model_error = 0;
   // When the formulation solved one ContactProblem of every contact (mixed_step.h): that problem
   // (kept in the workspace), its impulses and velocities, so the step's accuracy measures cover
   // the deformable contacts too. Null under SAP.

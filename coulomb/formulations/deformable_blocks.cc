@@ -73,7 +73,9 @@ std::string FactorDeformableBodies(const CoupledStepInput& in, std::vector<Defor
   for (std::size_t d = 0; d < participating.size(); ++d) {
     const fem::FemBody& body = in.deformables->bodies[d];
     DeformableBlock& b = bodies[d];
-    b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
+    b.system = in.linearize_at != nullptr && !participating[d].empty()
+                   ? fem::AssembleFemStepAt(body, (*in.states)[d], dt, (*in.linearize_at)[d])
+                   : fem::AssembleFemStep(body, (*in.states)[d], dt);
     if (!b.system.converged) {
       const bool finite =
           b.system.rhs.allFinite() &&
@@ -112,6 +114,17 @@ std::string FactorDeformableBodies(const CoupledStepInput& in, std::vector<Defor
     }
   }
   return "";
+}
+
+double WorstLinearModelError(const CoupledStepInput& in, const std::vector<DeformableBlock>& bodies,
+                             const std::vector<Eigen::VectorXd>& v) {
+  double worst = 0;
+  for (std::size_t d = 0; d < bodies.size() && d < v.size(); ++d) {
+    if (!bodies[d].schur) continue;  // no contacts: its free motion is its exact step
+    worst = std::max(worst, fem::LinearModelError(in.deformables->bodies[d], (*in.states)[d],
+                                                  in.rigid->time_step, bodies[d].system, v[d]));
+  }
+  return worst;
 }
 
 Eigen::MatrixXd VertexRows(const DeformableBlock& b,

@@ -46,6 +46,11 @@ std::string FactorDeformableBodies(const CoupledStepInput& input,
                                    std::vector<DeformableBlock>& bodies, std::string& unconverged,
                                    std::vector<math::CholeskyFactor>* factors);
 
+// The largest fem::LinearModelError of the bodies with contacts at their step velocities v.
+double WorstLinearModelError(const CoupledStepInput& input,
+                             const std::vector<DeformableBlock>& bodies,
+                             const std::vector<Eigen::VectorXd>& v);
+
 // A contact's or attachment's rows on one block: M (3 × 3) at the columns of the given
 // (vertex, weight) pairs, 3 × block size. A vertex that does not participate is fixed and
 // contributes nothing; neither does a single fixed component (its row of A is the identity, which

@@ -261,6 +261,7 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
     const Eigen::VectorXd w = ParticipatingVelocity(layout, b, static_cast<int>(d), v);
     out.v.push_back(b.v_star + b.schur->Extend(w - b.Participating(b.v_star)));
   }
+  out.linear_model_error = WorstLinearModelError(in, bodies, out.v);
   out.whole = &p;
   out.whole_impulses = impulses;
   out.whole_v = v;

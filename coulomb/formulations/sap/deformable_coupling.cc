@@ -184,6 +184,7 @@ CoupledSolution SolveCoupledSapStep(const CoupledStepInput& in, const SapParams&
   }
   const Eigen::VectorXd& v = r.v.size() == step.sap.nv() ? r.v : step.sap.v_star;
   out.v = DeformableVelocities(bodies, v, step.sap.v_star, &out.participating_dofs);
+  out.linear_model_error = WorstLinearModelError(in, bodies, out.v);
   const Eigen::Index nc = static_cast<Eigen::Index>(in.contacts->size());
   out.impulses = Eigen::VectorXd::Zero(3 * nc);
   out.contact_velocities = Eigen::VectorXd::Zero(3 * nc);
