@@ -90,7 +90,8 @@ FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double
 FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, double dt,
                                 const Eigen::VectorXd& v_lin);
 // ‖m(v) − (A v − rhs)‖ over the tolerance Newton uses for ‖m‖ (1e-8 of the step's momentum
-// scale): at most 1 when the linear model `system` is exact at v to that tolerance.
+// scale) plus 1e-8 ‖A v − rhs‖ (the contact and attachment impulses on the body): at most 1 when
+// the linear model `system` is exact at v to that tolerance.
 double LinearModelError(const FemBody& body, const FemState& state, double dt,
                         const FemStepSystem& system, const Eigen::VectorXd& v);
 
