@@ -165,6 +165,7 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
       [](const fem::FemBody& b) { return b.model != fem::MaterialModel::kCorotatedLinear; });
   if (!nonlinear) return formulation.solve_coupled(input, model.settings, data.formulation);
   std::vector<Eigen::VectorXd> at;
+  at.reserve(states.size());
   for (const fem::FemState& state : states) at.push_back(state.Velocities());
   input.linearize_at = &at;
   constexpr int kMaxLinearizations = 12;

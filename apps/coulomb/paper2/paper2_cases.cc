@@ -57,6 +57,7 @@ Figure JudgeCylinder(const sim::Scene& scene, const sim::Recording& rec,
   const int qi = scene.model.multibody.bodies[plate].q_index;
   // The reference as approach of force (it is monotone): the load is what the test controls.
   std::vector<std::pair<double, double>> by_force;
+  by_force.reserve(reference.size());
   for (const auto& [approach, force] : reference) by_force.emplace_back(force, approach);
   double sum = 0, worst = 0, approach_sum = 0;
   int n = 0;
