@@ -395,10 +395,61 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
   BuildContactProblemAtPoses(model, data, q, v, tau, set, h, p, limit_rows);
 }
 
+namespace {
+
+// The drive's own damping and force as folded into the step (contact_problem.h).
+double DriveDamping(const JointDrive& d, double h) {
+  return d.kd + h * d.kp;
+}
+double DriveForce(const JointDrive& d) {
+  return d.kp * (d.q_ref - d.q) + d.kd * d.v_ref;
+}
+
+// M_blocks (with h D), the mimic reductions, their factor and v* = v + h M⁻¹ (f − D v) from
+// p.applied = f.
+void SolveFreeMotion(const Eigen::VectorXd& v, double h, ContactProblem& p) {
+  p.force = p.applied - p.damping.cwiseProduct(v);
+  p.mass.SolveInPlace(p.force);
+  p.v_star = v + h * p.force;
+}
+
+// Drives whose torque at v* exceeds their effort limit: their folded damping and force are
+// replaced by the limit, and v* is solved again. A drive that saturates stays saturated (at
+// most one pass per drive).
+void ClampFoldedDrives(const std::vector<JointDrive>& drives, const Eigen::VectorXd& v, double h,
+                       const std::vector<multibody::DofBlock>& blocks, ContactProblem& p) {
+  p.saturated_drives.assign(drives.size(), 0);
+  for (std::size_t pass = 0; pass < drives.size(); ++pass) {
+    bool changed = false;
+    for (std::size_t i = 0; i < drives.size(); ++i) {
+      const JointDrive& d = drives[i];
+      if (!std::isfinite(d.effort) || p.saturated_drives[i] != 0) continue;
+      const double damping = DriveDamping(d, h);
+      const double torque = DriveForce(d) - damping * p.v_star[d.dof];
+      if (std::abs(torque) <= d.effort) continue;
+      p.saturated_drives[i] = 1;
+      p.damping[d.dof] -= damping;
+      p.applied[d.dof] += std::copysign(d.effort, torque) - DriveForce(d);
+      for (std::size_t k = 0; k < blocks.size(); ++k) {
+        if (d.dof >= blocks[k].start && d.dof < blocks[k].start + blocks[k].size) {
+          p.M_blocks[k](d.dof - blocks[k].start, d.dof - blocks[k].start) -= h * damping;
+        }
+      }
+      changed = true;
+    }
+    if (!changed) return;
+    p.mass.Factor(p.M_blocks, blocks, &p.mimic_reductions);
+    SolveFreeMotion(v, h, p);
+  }
+}
+
+}  // namespace
+
 void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& data,
                                 const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                 const Eigen::VectorXd& tau, const ContactSet& set, double h,
-                                ContactProblem& p, LimitRows limit_rows) {
+                                ContactProblem& p, LimitRows limit_rows,
+                                const std::vector<JointDrive>* folded_drives) {
   p.time_step = h;
   p.v = v;
   // RNEA, CRBA and the Jacobians below read the kinematics at (q, v).
@@ -410,15 +461,22 @@ void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& 
   // exceed that by 10³ at any practical step; folding h D into the mass every formulation uses
   // makes the step stable for any d (the treatment SAP gives PD drives, and MuJoCo's implicit
   // integrators give damping).
-  p.force -= p.damping.cwiseProduct(v);
+  if (folded_drives != nullptr) {
+    for (const JointDrive& d : *folded_drives) {
+      p.damping[d.dof] += DriveDamping(d, h);
+      p.force[d.dof] += DriveForce(d);
+    }
+  }
+  math::ResizeKeepingStorage(p.applied, p.force.size());
+  p.applied = p.force;
   for (std::size_t k = 0; k < p.M_blocks.size(); ++k) {
     const multibody::DofBlock& b = data.dof_blocks[k];
     p.M_blocks[k].diagonal() += h * p.damping.segment(b.start, b.size);
   }
   MimicReductions(model, data.dof_blocks, p.mimic_reductions);
   p.mass.Factor(p.M_blocks, data.dof_blocks, &p.mimic_reductions);
-  p.mass.SolveInPlace(p.force);
-  p.v_star = v + h * p.force;
+  SolveFreeMotion(v, h, p);
+  if (folded_drives != nullptr) ClampFoldedDrives(*folded_drives, v, h, data.dof_blocks, p);
   AddHolonomicConstraints(model, data, p);
   const int nc = static_cast<int>(set.contacts.size());
   p.limit_contacts.clear();

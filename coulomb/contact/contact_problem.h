@@ -134,8 +134,11 @@ struct ContactProblem {
   // Per contact, the DofBlock (index into mass.blocks()) of side A and of side B; −1 for a side
   // without velocities (the world, a fixed body). Both equal when one tree touches itself.
   std::vector<std::array<int, 2>> contact_blocks;
-  // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*.
+  // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*; folded
+  // PD drives add their kd + h kp here too.
   Eigen::VectorXd damping;
+  Eigen::VectorXd applied;  // the generalized force of v* before the mass solve (workspace)
+  std::vector<char> saturated_drives;  // per folded drive: at its effort limit (workspace)
   // Coulomb friction of 1-dof joints that have it. SAP enforces it; the other formulations
   // ignore it (sim::ConstraintsIgnoredBy says so).
   std::vector<JointFriction> joint_friction;
@@ -184,10 +187,17 @@ void BuildContactProblem(const multibody::Model& model, multibody::Data& data,
                          LimitRows limit_rows = LimitRows::kConstraintsOnly);
 // The same when data's kinematics are already at (q, v) (the time step computed them to find
 // the contacts): they are read, not recomputed.
+// `folded_drives` (formulations without drive constraints of their own: the cone and the
+// velocity LCP) are PD drives taken implicitly into the step's mass and free motion, as joint
+// damping is: the drive's torque at the step's end, kp (q_ref − q − h v⁺) + kd (v_ref − v⁺),
+// is a damping kd + h kp and a force kp (q_ref − q) + kd v_ref, stable for any gains. A drive
+// whose torque at the free motion exceeds its effort limit applies the limit instead, and v* is
+// solved again (the limit is held at the free motion; contacts may still move v⁺).
 void BuildContactProblemAtPoses(const multibody::Model& model, multibody::Data& data,
                                 const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                 const Eigen::VectorXd& tau, const ContactSet& contacts,
-                                double time_step, ContactProblem& problem, LimitRows limit_rows);
+                                double time_step, ContactProblem& problem, LimitRows limit_rows,
+                                const std::vector<JointDrive>* folded_drives = nullptr);
 
 // How much room a Data makes up front, so that steps with up to that many contacts allocate
 // nothing (sim::ReserveContacts): the contact count and the model's sizes each buffer scales by.

@@ -78,7 +78,11 @@ struct FormulationSupport {
   // The default of scenes with deformable bodies (SAP, paper 2's formulation).
   bool preferred_for_deformables = false;
   bool joint_limits = false;  // its own joint limits, joint friction, couplers, welds, distances
-  bool implicit_pd_drives = false;     // PD controllers as implicit drives (else explicit torques)
+  bool implicit_pd_drives = false;  // PD controllers as implicit drives (else explicit torques)
+  // PD controllers folded into the step's mass and free motion, implicit like joint damping
+  // (contact::BuildContactProblemAtPoses; effort limits held at the free motion): stable for any
+  // gains. Without either, PD controllers are explicit torques (paper 1's stepper).
+  bool folded_pd_drives = false;
   bool restitution = false;            // Newton restitution at impacts
   bool painleve_reports = false;       // reports an inconsistent (Painlevé) problem per step
   bool contact_velocity_rate = false;  // needs J̇v, from a second contact detection

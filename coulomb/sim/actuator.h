@@ -1,10 +1,11 @@
 #pragma once
 // Joint actuators of a scene: a torque (force) source or a PD controller on one joint degree of
 // freedom, each following a target profile in time. Efforts are clamped to the joint's effort
-// limit. Under the complementarity formulations the PD law is explicit,
-// τ = kp (q_ref − q) + kd (v_ref − v), so gains must respect the step's stability bound
-// (kd h / I < 2, kp h² / I < 1 for joint inertia I); under SAP it is an implicit drive, stable
-// for any gains.
+// limit. Under SAP the PD law is an implicit drive constraint; the cone and the velocity LCP
+// fold it into the step's mass, τ = kp (q_ref − q − h v⁺) + kd (v_ref − v⁺) at the step's end
+// (contact::BuildContactProblemAtPoses); both are stable for any gains. Under paper 1's stepper
+// it is explicit, τ = kp (q_ref − q) + kd (v_ref − v), so gains must respect the step's
+// stability bound (kd h / I < 2, kp h² / I < 4 for joint inertia I; the energy audit says so).
 
 #include <Eigen/Dense>
 #include <string>

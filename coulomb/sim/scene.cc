@@ -9,38 +9,6 @@
 #include "coulomb/multibody/dynamics.h"
 
 namespace coulomb::sim {
-namespace {
-
-// A scene with deformable bodies has no energy audit (energy_audit.h: their gravity work is not
-// in the rigid energy), so explicit PD gains beyond symplectic Euler's stability bound, which
-// the audit stops in rigid scenes, are refused before the first step: kd·δt/M < 2 and
-// kp·δt²/M < 4 with M the joint's own mass at the start (what it carries adds to it).
-std::string ExplicitPdTooStiff(const Scene& scene) {
-  const Model& model = scene.model;
-  if (model.deformables.empty() || model.settings.formulation->supports.implicit_pd_drives) {
-    return "";
-  }
-  multibody::Data data = multibody::MakeData(model.multibody);
-  bool mass_matrix = false;
-  const double h = model.time_step;
-  for (const Actuator& a : model.actuators) {
-    if (a.kind != Actuator::Kind::kPd) continue;
-    if (!mass_matrix) multibody::CalcMassMatrix(model.multibody, data, scene.initial.q);
-    mass_matrix = true;
-    const int i = model.multibody.bodies[a.body].v_index;
-    const double M = data.M(i, i), damping = a.kd * h / M, stiffness = a.kp * h * h / M;
-    if (damping < 2 && stiffness < 4) continue;
-    return fmt::format(
-        "the PD controller of joint '{}' is explicit under {} and unstable at time_step {} s: "
-        "kd·δt/M = {:.3g} (needs < 2), kp·δt²/M = {:.3g} (needs < 4), M = {:.3g}; run with "
-        "--formulation sap (implicit PD drives), or --dt {:.3g} or less",
-        a.joint, model.settings.formulation->name, h, damping, stiffness, M,
-        0.5 * std::min(2 * M / std::max(a.kd, 1e-300), 2 * std::sqrt(M / std::max(a.kp, 1e-300))));
-  }
-  return "";
-}
-
-}  // namespace
 
 int Scene::NumSteps() const {
   return static_cast<int>(std::llround(duration / model.time_step));
@@ -74,7 +42,6 @@ std::string ValidateScene(const Scene& scene) {
         scene.model.settings.formulation->name,
         FormulationsSupporting(&FormulationSupport::deformable_bodies));
   }
-  if (std::string defect = ExplicitPdTooStiff(scene); !defect.empty()) return defect;
   if (std::string defect = ValidateState(scene.model, scene.initial); !defect.empty()) {
     return "initial state: " + defect;
   }

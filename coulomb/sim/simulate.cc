@@ -258,7 +258,8 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
   // The energy audit (energy_audit.h) covers rigid scenes whose actuators are explicit: SAP's
   // implicit PD drives do work that is not known outside the solver, and deformable bodies'
   // gravity work is not part of Energy().
-  const bool implicit_pd = scene.model.settings.formulation->supports.implicit_pd_drives;
+  const FormulationSupport& supports = scene.model.settings.formulation->supports;
+  const bool implicit_pd = supports.implicit_pd_drives || supports.folded_pd_drives;
   bool audit = scene.model.deformables.empty();
   for (const Actuator& a : scene.model.actuators)
     audit = audit && !(implicit_pd && a.kind == Actuator::Kind::kPd);

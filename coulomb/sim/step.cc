@@ -83,10 +83,12 @@ void StepReport::Reset() {
 namespace {
 
 // Stage 1: the generalized forces of this step and, under a formulation that takes PD
-// controllers as implicit drives (SAP, stable for any gains), the drives; the other formulations
-// apply PD controllers as explicit torques.
+// controllers implicitly (SAP's drive constraints, or folded into the step's mass by the cone and
+// the velocity LCP; stable for any gains), the drives; paper 1's stepper applies PD controllers
+// as explicit torques.
 void CalcStepForces(const Model& model, Data& data, const Eigen::VectorXd* applied) {
-  const bool implicit_pd = model.settings.formulation->supports.implicit_pd_drives;
+  const FormulationSupport& supports = model.settings.formulation->supports;
+  const bool implicit_pd = supports.implicit_pd_drives || supports.folded_pd_drives;
   const State& state = data.state;
   CalcActuation(model.multibody, model.actuators, state.time, state.q, state.v,
                 implicit_pd ? PdHandling::kImplicit : PdHandling::kExplicit, data.step.tau);
@@ -134,9 +136,12 @@ void BuildStepProblem(const Model& model, Data& data) {
                                             ? contact::LimitRows::kConstraintsOnly
                                             : contact::LimitRows::kAsContacts;
   // FindStepContacts left the kinematics at (q, v).
+  const bool folded = model.settings.formulation->supports.folded_pd_drives;
   contact::BuildContactProblemAtPoses(model.multibody, data.multibody, state.q, state.v, w.tau,
-                                      w.detection.contacts, model.time_step, w.problem, limit_rows);
-  w.problem.drives = w.drives;
+                                      w.detection.contacts, model.time_step, w.problem, limit_rows,
+                                      folded ? &w.drives : nullptr);
+  w.problem.drives.clear();
+  if (!folded) w.problem.drives = w.drives;
   if (model.settings.formulation->supports.contact_velocity_rate) {
     CalcContactVelocityRate(model, data);
   }

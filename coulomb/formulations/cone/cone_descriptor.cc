@@ -19,7 +19,7 @@ extern const Formulation kConeFormulation;
 const Formulation kConeFormulation = {
     .name = "cone",
     .summary = "exact Coulomb cone at the velocity level (NSGS, semismooth Newton, PPA)",
-    .supports = {.deformable_bodies = true, .restitution = true},
+    .supports = {.deformable_bodies = true, .folded_pd_drives = true, .restitution = true},
     .solver_names = kConeSolverNames,
     .select_solver = [](std::string_view name, FormulationSettings& settings) -> std::string {
       const auto kind = ParseConeSolverKind(name);

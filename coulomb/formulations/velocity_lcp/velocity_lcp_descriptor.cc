@@ -10,7 +10,7 @@ namespace coulomb {
 const Formulation kVelocityLcpFormulation = {
     .name = "velocity-lcp",
     .summary = "Stewart-Trinkle / Anitescu-Potra friction-pyramid LCP at the velocity level",
-    .supports = {.deformable_bodies = true, .restitution = true},
+    .supports = {.deformable_bodies = true, .folded_pd_drives = true, .restitution = true},
     .solver_names = kLcpSolverNames,
     .select_solver =
         [](std::string_view name, FormulationSettings& settings) {
