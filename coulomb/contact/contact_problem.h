@@ -134,6 +134,14 @@ struct ContactProblem {
   // Per contact, the DofBlock (index into mass.blocks()) of side A and of side B; −1 for a side
   // without velocities (the world, a fixed body). Both equal when one tree touches itself.
   std::vector<std::array<int, 2>> contact_blocks;
+  // Per mass block, 1 when it holds a deformable body's participating velocities (its mass the
+  // Schur complement Â of the body's step, formulations/mixed_step.h), 0 for a rigid tree; empty
+  // when every block is a tree. SAP reads it to treat deformable contacts as paper 2 does.
+  std::vector<char> deformable_blocks;
+  bool IsDeformableBlock(int block) const {
+    return block >= 0 && static_cast<std::size_t>(block) < deformable_blocks.size() &&
+           deformable_blocks[static_cast<std::size_t>(block)] != 0;
+  }
   // Joint damping per velocity (N m s/rad or N s/m), already in M_blocks (h D) and v*; folded
   // PD drives add their kd + h kp here too.
   Eigen::VectorXd damping;

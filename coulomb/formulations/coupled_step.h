@@ -1,6 +1,6 @@
 #pragma once
-// A step of rigid trees and FEM bodies together, as a formulation that supports deformable bodies
-// takes it (Formulation::solve_coupled; SAP's is formulations/sap/deformable_coupling.h).
+// A step of rigid trees and FEM bodies together, as every formulation that supports deformable
+// bodies takes it: one mixed ContactProblem (mixed_step.h).
 
 #include <Eigen/Dense>
 #include <array>
@@ -24,10 +24,10 @@ struct CoupledStepInput {
   const std::vector<fem::FemState>* states = nullptr;
   const std::vector<contact::DeformableContact>* contacts = nullptr;
   // The rigid contacts' warm start (3 per contact of `rigid`, limit contacts included), or null:
-  // zero. SAP warm-starts from velocities instead and ignores it.
+  // zero. SAP warm-starts from velocities instead and ignores it, and the next one.
   const Eigen::VectorXd* warm_start = nullptr;
   // Each deformable contact's last impulse in world coordinates (a column per contact of
-  // `contacts`, sim/warm_start.h), or null: zero. SAP ignores it too.
+  // `contacts`, sim/warm_start.h), or null: zero.
   const Eigen::Matrix3Xd* deformable_warm_start = nullptr;
   // Where each deformable body's linear model is taken (fem::AssembleFemStepAt), or null: at its
   // free motion. Only bodies with contacts or attachments use it; the others' free motion is
@@ -50,9 +50,9 @@ struct CoupledSolution {
   // The worst body's fem::LinearModelError at `v`: at most 1 when every nonlinear body's linear
   // model is exact there (0 for corotated bodies, whose step is linear).
   double linear_model_error = 0;
-  // When the formulation solved one ContactProblem of every contact (mixed_step.h): that problem
-  // (kept in the workspace), its impulses and velocities, so the step's accuracy measures cover
-  // the deformable contacts too. Null under SAP.
+  // The one ContactProblem of every contact that was solved (mixed_step.h; kept in the
+  // workspace), its impulses and velocities, so the step's accuracy measures cover the deformable
+  // contacts too. Null when the step could not be posed.
   const contact::ContactProblem* whole = nullptr;
   Eigen::VectorXd whole_impulses, whole_v;
 };

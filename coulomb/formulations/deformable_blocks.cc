@@ -127,38 +127,6 @@ double WorstLinearModelError(const CoupledStepInput& in, const std::vector<Defor
   return worst;
 }
 
-Eigen::MatrixXd VertexRows(const DeformableBlock& b,
-                           const std::vector<std::pair<int, double>>& vertices,
-                           const Eigen::Matrix3d& M) {
-  if (!b.schur) return {};
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3, b.size());
-  for (const auto& [a, weight] : vertices) {
-    const auto at = std::lower_bound(b.vertices.begin(), b.vertices.end(), a);
-    if (at == b.vertices.end() || *at != a || weight == 0) continue;
-    J.middleCols<3>(b.ColumnOf(a)) += weight * M;
-  }
-  for (const int c : b.fixed_columns) J.col(c).setZero();
-  if (J.isZero(0)) return {};
-  return J;
-}
-
-std::vector<Eigen::VectorXd> DeformableVelocities(const std::vector<DeformableBlock>& bodies,
-                                                  const Eigen::VectorXd& v,
-                                                  const Eigen::VectorXd& v_star,
-                                                  int* participating_dofs) {
-  std::vector<Eigen::VectorXd> out;
-  for (const DeformableBlock& b : bodies) {
-    if (b.block < 0) {
-      out.push_back(b.v_star);
-      continue;
-    }
-    const Eigen::Index m = b.size();
-    if (participating_dofs != nullptr) *participating_dofs += static_cast<int>(m);
-    out.push_back(b.v_star + b.schur->Extend(v.segment(b.start, m) - v_star.segment(b.start, m)));
-  }
-  return out;
-}
-
 CoupledSolution UnsolvedCoupledStep(const CoupledStepInput& in, std::string why) {
   CoupledSolution out;
   out.rigid.status = LcpStatus::kNotApplicable;

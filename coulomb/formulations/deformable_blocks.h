@@ -3,7 +3,7 @@
 // docs/notes/sap-and-deformables.md §2.3): its θ-method step system A v = b, and, when contacts
 // or attachments touch it, the Schur complement Â of A over the participating DoFs (the contact
 // and attachment vertices). Â is the mass-like matrix of one more block of velocities: SAP makes
-// it a clique, the velocity-level formulations a block of the ContactProblem (mixed_step.h).
+// it a clique, the velocity-level formulations a block of the mixed ContactProblem (mixed_step.h).
 // The eliminated DoFs follow from the participating ones through the same factorization.
 
 #include <Eigen/Dense>
@@ -23,8 +23,6 @@ struct DeformableBlock {
   std::vector<int> vertices;                    // participating, sorted
   std::unique_ptr<fem::SchurComplement> schur;  // null without participating vertices
   Eigen::VectorXd v_star;                       // 3n: the free motion
-  int block = -1;  // the formulation's index of this block (SAP: clique), −1 when none
-  int start = 0;   // first participating velocity in the formulation's velocity vector
   std::vector<int> fixed_columns;  // block columns of single fixed components (fixed_dofs)
   // The column of vertex a's x velocity inside the block.
   int ColumnOf(int a) const {
@@ -41,7 +39,7 @@ struct DeformableBlock {
 // first body whose free-motion Newton stopped short but stayed finite (the step is still solved
 // with its last iterate, and cannot be certified). Returns "" or why the step cannot be taken.
 // `factors` (optional, resized to the bodies) keeps each body's eliminated-block factor, so later
-// steps reuse its symbolic analysis. `block` and `start` are left for the caller to set.
+// steps reuse its symbolic analysis.
 std::string FactorDeformableBodies(const CoupledStepInput& input,
                                    std::vector<DeformableBlock>& bodies, std::string& unconverged,
                                    std::vector<math::CholeskyFactor>* factors);
@@ -51,25 +49,10 @@ double WorstLinearModelError(const CoupledStepInput& input,
                              const std::vector<DeformableBlock>& bodies,
                              const std::vector<Eigen::VectorXd>& v);
 
-// A contact's or attachment's rows on one block: M (3 × 3) at the columns of the given
-// (vertex, weight) pairs, 3 × block size. A vertex that does not participate is fixed and
-// contributes nothing; neither does a single fixed component (its row of A is the identity, which
-// any impulse would move). Empty (0 columns) when nothing on the block moves.
-Eigen::MatrixXd VertexRows(const DeformableBlock& block,
-                           const std::vector<std::pair<int, double>>& vertices,
-                           const Eigen::Matrix3d& M);
-
 // The (vertex, weight) pairs of a contact's point on its deformable side A, and on its other
 // side when that is a deformable body too.
 std::vector<std::pair<int, double>> SideAVertices(const contact::DeformableContact& c);
 std::vector<std::pair<int, double>> SideBVertices(const contact::DeformableContact& c);
-
-// The deformable bodies' velocities after the step: v* plus the response to the change of the
-// participating velocities, dv_p = v_p − v*_p (block `start` in `v`).
-std::vector<Eigen::VectorXd> DeformableVelocities(const std::vector<DeformableBlock>& bodies,
-                                                  const Eigen::VectorXd& v,
-                                                  const Eigen::VectorXd& v_star,
-                                                  int* participating_dofs);
 
 // A step that could not be solved (`why`): every body keeps its velocity and no contact has an
 // impulse, sized like a solved step's so reports and recordings can index them.

@@ -74,7 +74,9 @@ struct FormulationCarry {
 
 // What a formulation takes; the scene checks, the stepper and `coulomb info` read these.
 struct FormulationSupport {
-  bool deformable_bodies = false;  // FEM bodies, coupled in the same contact problem
+  // FEM bodies, coupled in the same contact problem: `solve` takes the mixed ContactProblem of
+  // rigid trees and deformable blocks (mixed_step.h).
+  bool deformable_bodies = false;
   // The default of scenes with deformable bodies (SAP, paper 2's formulation).
   bool preferred_for_deformables = false;
   bool joint_limits = false;  // its own joint limits, joint friction, couplers, welds, distances
@@ -118,10 +120,6 @@ struct Formulation {
   // formulation whose workspace is speed only.
   FormulationCarry (*save_carry)(const FormulationWorkspace& workspace) = nullptr;
   void (*restore_carry)(const FormulationCarry& carry, FormulationWorkspace& workspace) = nullptr;
-  // One step of rigid and FEM bodies together; null unless supports.deformable_bodies.
-  CoupledSolution (*solve_coupled)(const CoupledStepInput& input,
-                                   const FormulationSettings& settings,
-                                   FormulationWorkspace& workspace) = nullptr;
 };
 
 // The registered formulations, in the order messages list them.

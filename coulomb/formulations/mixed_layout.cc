@@ -252,8 +252,8 @@ bool BodyLayout::attached() const {
 }
 
 std::string LayOutMixedBlocks(const CoupledStepInput& in,
-                              const std::vector<DeformableBlock>& bodies, MixedLayout& layout,
-                              ContactProblem& p) {
+                              const std::vector<DeformableBlock>& bodies, bool fold_attachments,
+                              MixedLayout& layout, ContactProblem& p) {
   layout.bodies.assign(bodies.size(), {});
   for (std::size_t d = 0; d < bodies.size(); ++d) {
     const std::size_t n = bodies[d].vertices.size();
@@ -261,8 +261,15 @@ std::string LayOutMixedBlocks(const CoupledStepInput& in,
     layout.bodies[d].T.assign(n, {});
     layout.bodies[d].c.assign(n, Eigen::Vector3d::Zero());
   }
-  if (std::string error = Attach(in, bodies, layout); !error.empty()) return error;
+  if (fold_attachments) {
+    if (std::string error = Attach(in, bodies, layout); !error.empty()) return error;
+  }
   const int nv = PlaceColumns(*in.rigid, bodies, layout);
+  // The blocks after the trees are the bodies' own.
+  const std::size_t trees = in.rigid->mass.blocks().size();
+  p.deformable_blocks.assign(layout.blocks.size(), 0);
+  std::fill(p.deformable_blocks.begin() + static_cast<std::ptrdiff_t>(trees),
+            p.deformable_blocks.end(), 1);
   std::vector<BlockSystem> systems = BlockSystems(in, bodies, layout);
   return FactorAndSolve(systems, layout, nv, p);
 }

@@ -41,11 +41,13 @@ struct MixedLayout {
   std::vector<BodyLayout> bodies;
 };
 
-// The mixed problem's blocks, masses, v and v* (into p), and the layout of its velocities; ""
-// or why the step cannot be posed this way.
+// The mixed problem's blocks, masses, v and v* (into p, with p.deformable_blocks), and the layout
+// of its velocities; "" or why the step cannot be posed this way. With `fold_attachments` false
+// every body keeps its participating vertices in a block of its own, for a formulation that
+// enforces the attachments as constraints (mixed_step.h).
 std::string LayOutMixedBlocks(const CoupledStepInput& input,
-                              const std::vector<DeformableBlock>& bodies, MixedLayout& layout,
-                              contact::ContactProblem& p);
+                              const std::vector<DeformableBlock>& bodies, bool fold_attachments,
+                              MixedLayout& layout, contact::ContactProblem& p);
 
 // Body d's participating velocities w (DeformableBlock::vertices order) from the mixed v.
 Eigen::VectorXd ParticipatingVelocity(const MixedLayout& layout, const DeformableBlock& body, int d,

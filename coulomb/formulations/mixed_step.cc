@@ -1,5 +1,7 @@
 #include "coulomb/formulations/mixed_step.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "coulomb/formulations/mixed_layout.h"
@@ -144,6 +146,52 @@ void AddDeformableContacts(const CoupledStepInput& in, const std::vector<Deforma
   }
 }
 
+// The rigid problem's constraint rows (joint limits, joint friction, drives, couplers and welds:
+// SAP's) at their mixed columns.
+void AddRigidConstraintRows(const ContactProblem& rigid, const MixedLayout& layout,
+                            ContactProblem& p) {
+  const auto column = [&](int dof) { return layout.rigid_column[static_cast<std::size_t>(dof)]; };
+  p.limits = rigid.limits;
+  for (contact::JointLimit& l : p.limits) l.dof = column(l.dof);
+  p.joint_friction = rigid.joint_friction;
+  for (contact::JointFriction& f : p.joint_friction) f.dof = column(f.dof);
+  p.drives = rigid.drives;
+  for (contact::JointDrive& d : p.drives) d.dof = column(d.dof);
+  p.bilateral.clear();
+  for (const contact::BilateralConstraint& b : rigid.bilateral) {
+    contact::BilateralConstraint& mixed = p.bilateral.emplace_back();
+    mixed.name = b.name;
+    mixed.g0 = b.g0;
+    mixed.J = Eigen::MatrixXd::Zero(b.J.rows(), p.nv());
+    for (Eigen::Index j = 0; j < b.J.cols(); ++j) {
+      mixed.J.col(column(static_cast<int>(j))) = b.J.col(j);
+    }
+  }
+}
+
+// Each attachment x_vertex − X_WB p_B = 0 as a holonomic row block (docs/notes/
+// sap-and-deformables.md §2.4), for a formulation that enforces constraints itself.
+void AddAttachmentRows(const CoupledStepInput& in, const std::vector<DeformableBlock>& bodies,
+                       const MixedLayout& layout, ContactProblem& p) {
+  const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+  for (const fem::VertexAttachment& at : in.deformables->attachments) {
+    const Eigen::Vector3d target = in.data->X_world[at.body].Apply(at.p_B);
+    const SideRows vertex =
+        DeformableSide(layout, bodies[at.deformable], at.deformable, {{at.vertex, 1.0}}, I);
+    const SideRows body = RigidSide(in, layout, at.body, target, -I);
+    if (vertex.block < 0 && body.block < 0) continue;  // between fixed things
+    contact::BilateralConstraint& row = p.bilateral.emplace_back();
+    row.name =
+        fmt::format("attachment of vertex {} of '{}' to body '{}'", at.vertex,
+                    in.deformables->bodies[at.deformable].name, in.model->bodies[at.body].name);
+    row.J = Eigen::MatrixXd::Zero(3, p.nv());
+    for (const SideRows* side : {&vertex, &body}) {
+      if (side->block >= 0) row.J.middleCols(side->start, side->J.cols()) += side->J;
+    }
+    row.g0 = (*in.states)[at.deformable].x.col(at.vertex) - target;
+  }
+}
+
 // Warm start: the rigid contacts' as given, the deformable contacts' last impulse (world, where
 // the same material point touched the same thing: sim/warm_start.h) in this step's frames.
 Eigen::VectorXd WarmStart(const CoupledStepInput& in, const ContactProblem& p,
@@ -172,10 +220,13 @@ Eigen::VectorXd WarmStart(const CoupledStepInput& in, const ContactProblem& p,
 
 std::string BuildMixedContactProblem(const CoupledStepInput& in,
                                      const std::vector<DeformableBlock>& bodies,
-                                     MixedLayout& layout, ContactProblem& p,
-                                     std::vector<int>& contact_of) {
+                                     bool attachments_as_constraints, MixedLayout& layout,
+                                     ContactProblem& p, std::vector<int>& contact_of) {
   const ContactProblem& rigid = *in.rigid;
-  if (std::string error = LayOutMixedBlocks(in, bodies, layout, p); !error.empty()) return error;
+  if (std::string error = LayOutMixedBlocks(in, bodies, !attachments_as_constraints, layout, p);
+      !error.empty()) {
+    return error;
+  }
   p.time_step = rigid.time_step;
   p.damping = Eigen::VectorXd::Zero(p.nv());
   for (Eigen::Index i = 0; i < rigid.damping.size(); ++i) {
@@ -195,14 +246,12 @@ std::string BuildMixedContactProblem(const CoupledStepInput& in,
   p.mu = Eigen::Map<const Eigen::VectorXd>(list.mu.data(), list.count);
   p.restitution = Eigen::Map<const Eigen::VectorXd>(list.restitution.data(), list.count);
   p.compliance = Eigen::Map<const Eigen::VectorXd>(list.compliance.data(), list.count);
-  // The limit contacts at their mixed columns; the SAP-only rows (limits as constraints,
-  // couplers, joint friction, drives) are not the contact-level formulations' business.
+  // The limit contacts and the constraint rows at their mixed columns (a formulation reads the
+  // ones it enforces: the contact-level ones the limit contacts, SAP the rows).
   p.limit_contacts = rigid.limit_contacts;
   for (contact::LimitContact& l : p.limit_contacts) l.dof = layout.rigid_column[l.dof];
-  p.limits.clear();
-  p.joint_friction.clear();
-  p.bilateral.clear();
-  p.drives.clear();
+  AddRigidConstraintRows(rigid, layout, p);
+  if (attachments_as_constraints) AddAttachmentRows(in, bodies, layout, p);
   p.contact_velocity_rate.resize(0);
   return "";
 }
@@ -222,7 +271,11 @@ CoupledSolution SolveCoupledAsContactProblem(const CoupledStepInput& in,
   ContactProblem& p = ws.problem;
   std::vector<int> contact_of;
   MixedLayout layout;
-  if (std::string error = BuildMixedContactProblem(in, bodies, layout, p, contact_of);
+  // A formulation with constraint rows of its own (SAP) enforces the attachments as rows; the
+  // contact-level ones carry the attached vertices with their trees (mixed_layout.h).
+  const bool attachments_as_constraints = formulation.supports.joint_limits;
+  if (std::string error =
+          BuildMixedContactProblem(in, bodies, attachments_as_constraints, layout, p, contact_of);
       !error.empty()) {
     return UnsolvedCoupledStep(in, std::move(error));
   }

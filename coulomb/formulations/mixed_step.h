@@ -1,7 +1,8 @@
 #pragma once
-// Rigid and FEM bodies in one ContactProblem, so that a formulation that solves ContactProblems
-// (the exact cone, NSGS or Newton) takes deformable bodies unchanged (paper 2 §V with the
-// velocity-level Coulomb law instead of SAP's regularized one).
+// Rigid and FEM bodies in one ContactProblem: the one seam through which every formulation that
+// takes deformable bodies sees them. SAP makes each block a clique (paper 2 §V); the exact cone
+// and the velocity LCP solve the same problem with the velocity-level Coulomb law instead of
+// SAP's regularized one.
 //
 // Each deformable body with contacts becomes one more DoF block after the rigid trees: its
 // participating velocities, with the Schur complement Â of its θ-method step matrix as the block's
@@ -12,8 +13,9 @@
 // the same linear momentum balance SAP minimizes over, and W = J blkdiag(M, Â)⁻¹ Jᵀ is the
 // Delassus operator of the whole scene. The eliminated vertices follow from the participating ones.
 //
-// Attached vertices move with their rigid body (mixed_layout.h): a body attached to a tree joins
-// the tree's block.
+// Attachments: SAP, which has holonomic constraints, takes them as rows (x_vertex − X_WB p_B = 0);
+// for the contact-level formulations attached vertices move with their rigid body
+// (mixed_layout.h): a body attached to a tree joins the tree's block.
 
 #include <Eigen/Dense>
 #include <vector>
@@ -31,11 +33,15 @@ namespace coulomb {
 // deformable body with participating DoFs, and one contact per deformable contact between the
 // rigid problem's geometric contacts and its limit contacts. `contact_of[k]` is deformable contact
 // k's index in `problem` (−1: nothing on either side moves). `bodies` come from
-// FactorDeformableBodies.
+// FactorDeformableBodies. The rigid problem's constraint rows (limits, joint friction, drives,
+// couplers, welds) follow at their mixed columns; with `attachments_as_constraints` every body
+// keeps a block of its own and each attachment becomes a holonomic row block in
+// `problem.bilateral` (SAP), else attached vertices move with their tree (mixed_layout.h).
 // "" or why the step cannot be posed this way (mixed_layout.h).
 std::string BuildMixedContactProblem(const CoupledStepInput& input,
                                      const std::vector<DeformableBlock>& bodies,
-                                     MixedLayout& layout, contact::ContactProblem& problem,
+                                     bool attachments_as_constraints, MixedLayout& layout,
+                                     contact::ContactProblem& problem,
                                      std::vector<int>& contact_of);
 
 // One coupled step solved by `formulation.solve` on the mixed ContactProblem, warm-started from

@@ -7,6 +7,7 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/formulations/mixed_step.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/math/dense_resize.h"
 #include "coulomb/math/vector_growth.h"
@@ -168,7 +169,9 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
   const bool nonlinear = std::any_of(
       model.deformables.bodies.begin(), model.deformables.bodies.end(),
       [](const fem::FemBody& b) { return b.model != fem::MaterialModel::kCorotatedLinear; });
-  if (!nonlinear) return formulation.solve_coupled(input, model.settings, data.formulation);
+  if (!nonlinear) {
+    return SolveCoupledAsContactProblem(input, formulation, model.settings, data.formulation);
+  }
   std::vector<Eigen::VectorXd> at;
   at.reserve(states.size());
   for (const fem::FemState& state : states) at.push_back(state.Velocities());
@@ -178,7 +181,8 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
   CoupledSolution best;
   int pass = 1;
   for (;; ++pass) {
-    CoupledSolution solved = formulation.solve_coupled(input, model.settings, data.formulation);
+    CoupledSolution solved =
+        SolveCoupledAsContactProblem(input, formulation, model.settings, data.formulation);
     const bool usable =
         solved.rigid.status == LcpStatus::kSolved || solved.rigid.status == LcpStatus::kInaccurate;
     if (!usable && pass > 1) break;  // keep the best usable one

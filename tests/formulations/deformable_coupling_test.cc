@@ -1,8 +1,6 @@
 // Deformable bodies in one SAP problem with rigid bodies and each other (paper 2 §V), checked
 // against invariants that hold exactly at rest (the supports carry the weights), Coulomb's law
 // on an incline, rigid attachments, and mesh health (no inverted element after impacts).
-#include "coulomb/formulations/sap/deformable_coupling.h"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "coulomb/formulations/mixed_step.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/math/contact_frame.h"
 #include "coulomb/multibody/dynamics.h"
@@ -279,10 +278,10 @@ deformables:
 }
 
 // A nearly incompressible rubber block (κ/μ = 1500, mean dilatation) squashed quasi-statically
-// by a 1 t box (held on it by friction; the ground is frictionless), in steps long enough that its free motion springs far
-// back from where the box holds it: the coupled step must solve the nonlinear balance there, not
-// a model linearized at the free motion (which lost 5 % of the crushed cylinder's volume). The
-// volume is kept to 0.5 % and the ground carries both weights.
+// by a 1 t box (held on it by friction; the ground is frictionless), in steps long enough that its
+// free motion springs far back from where the box holds it: the coupled step must solve the
+// nonlinear balance there, not a model linearized at the free motion (which lost 5 % of the crushed
+// cylinder's volume). The volume is kept to 0.5 % and the ground carries both weights.
 TEST_P(EveryCouplingFormulation, NearlyIncompressibleBlockKeepsItsVolumeUnderAHeavyBox) {
   const sim::Scene scene = Load(R"(
 coulomb: 1
@@ -399,6 +398,69 @@ deformables:
   // Free fall of the whole assembly, as semi-implicit Euler gives it: −g δt² n (n + 1)/2.
   EXPECT_NEAR(state.q[2], 1.0 - 0.5 * kG * scene.model.time_step * t * (steps + 1), 1e-6);
   EXPECT_LT(WorstAttachmentGap(scene, state), 1e-5);
+}
+
+// A soft bar whose ends are glued to two free plates: one body attached to two trees.
+const char* const kBarBetweenTwoPlates = R"(
+coulomb: 1
+time_step: 0.005
+formulation: sap
+bodies:
+  - {name: left, mass: 1.0, position: [-0.11, 0, 1.0], velocity: [0, 0, 2.0],
+     shapes: [{type: box, size: [0.02, 0.2, 0.2]}]}
+  - {name: right, mass: 1.0, position: [0.11, 0, 1.0],
+     shapes: [{type: box, size: [0.02, 0.2, 0.2]}]}
+deformables:
+  - {name: bar, mesh: {type: box, size: [0.2, 0.05, 0.05], cells: [4, 1, 1]},
+     position: [0, 0, 1.0], youngs_modulus: 1.0e5, stiffness_damping: 0.01,
+     attach: [{body: left, min: [-0.101, -1, 0], max: [-0.099, 1, 2]},
+              {body: right, min: [0.099, -1, 0], max: [0.101, 1, 2]}]}
+)";
+
+TEST(DeformableCoupling, SapCarriesABodyAttachedToTwoTreesAsItsOwnBlock) {
+  // SAP enforces attachments as constraint rows, so the bar keeps a block of its own between the
+  // two plates' trees. The left plate is thrown up at 2 m/s and drags the bar and the right plate
+  // along: the glued vertices stay on their plate points, the right plate rises far above its
+  // free fall, and the attachments' impulses, equal and opposite, leave the assembly's centre of
+  // mass (plates and lumped vertex masses) on its ballistic path.
+  const sim::Scene scene = Load(kBarBetweenTwoPlates);
+  ASSERT_EQ(scene.model.deformables.attachments.size(), 8u);
+  const fem::FemBody& bar = scene.model.deformables.bodies[0];
+  const Eigen::VectorXd m = fem::LumpedMass(bar.tets, bar.rest.num_vertices(), bar.density);
+  const multibody::Model& rigid = scene.model.multibody;
+  const int left = rigid.FindBody("left"), right = rigid.FindBody("right");
+  const auto height = [&](const sim::State& s, int body) {
+    return s.q[rigid.bodies[body].q_index + 2];
+  };
+  const auto centre_height = [&](const sim::State& s) {  // plates of 1 kg each
+    return (height(s, left) + height(s, right) + m.dot(s.deformables[0].x.row(2).transpose())) /
+           (2 + m.sum());
+  };
+  sim::State state = scene.initial;
+  const double z0 = centre_height(state);
+  const int steps = 60;
+  StepScene(scene, state, steps);
+  const double h = scene.model.time_step, t = steps * h;
+  const double fall = 0.5 * kG * h * h * steps * (steps + 1);  // semi-implicit Euler
+  EXPECT_NEAR(centre_height(state), z0 + 2.0 / (2 + m.sum()) * t - fall, 1e-5);
+  EXPECT_GT(height(state, right), 1.0 - fall + 0.1);
+  EXPECT_LT(WorstAttachmentGap(scene, state), 1e-4);
+}
+
+TEST(DeformableCoupling, ContactLevelFormulationsRefuseABodyAttachedToTwoTreesByName) {
+  // The cone and the velocity LCP substitute attached vertices into their tree's block, which
+  // two trees would merge: the step says so, naming the body and both rigid bodies, and points
+  // to SAP.
+  for (const char* formulation : {"cone", "velocity-lcp"}) {
+    const sim::Scene scene = Load(kBarBetweenTwoPlates, formulation);
+    sim::Data data = sim::MakeData(scene.model, scene.initial);
+    const sim::StepReport report = sim::Step(scene.model, data);
+    EXPECT_EQ(report.status, LcpStatus::kNotApplicable) << formulation;
+    for (const char* name : {"'bar'", "'left'", "'right'", "--formulation sap"}) {
+      EXPECT_NE(report.message.find(name), std::string::npos) << formulation << ": "
+                                                              << report.message;
+    }
+  }
 }
 
 TEST_P(EveryCouplingFormulation, RigidPlateOnAnAttachedSoftPadRestsOnTheGround) {

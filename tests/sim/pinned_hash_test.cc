@@ -53,7 +53,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"arch", "velocity-lcp"}, 0x3f354bf2f28b21c8ULL},
       {{"arm_hand_ball", "velocity-lcp"}, 0xf580c6e5cbec2b49ULL},
       {{"arm_hand_ball", "cone"}, 0xb5d09a7b36ef9d2eULL},
-      {{"arm_hand_ball", "sap"}, 0x61d03224b4b25e87ULL},
+      {{"arm_hand_ball", "sap"}, 0x02f51a27922d5cacULL},
       {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
       {{"bin", "cone"}, 0xdc1a5065949d7069ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},
@@ -66,7 +66,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"drop", "sap"}, 0x69a783789373fab8ULL},
       {{"gripper_teddy", "velocity-lcp"}, 0xbc72cb3223f04796ULL},
       {{"gripper_teddy", "cone"}, 0x05fce3bc3a0f1c3cULL},
-      {{"gripper_teddy", "sap"}, 0x675da9da0b53719fULL},
+      {{"gripper_teddy", "sap"}, 0xfc9f808bb16b0a62ULL},
       {{"iiwa_hold", "velocity-lcp"}, 0x349fe14c375fdaccULL},
       {{"iiwa_hold", "cone"}, 0x349fe14c375fdaccULL},
       {{"iiwa_hold", "trinkle"}, 0x3cab6e63def1f5c1ULL},
@@ -123,14 +123,13 @@ std::string BlasCore() {
   return name != nullptr ? std::string(name()) : std::string();
 }
 
-// Cases whose trajectory goes through BLAS, pinned again for the OpenBLAS cores of the machines
-// CI has run on. A CI machine with AVX-512 (OpenBLAS's SkylakeX kernels) moved the teddy held by
-// the gripper from the table's hash, which an earlier CI machine gave; the rigid scenes and the
-// other deformable ones agreed.
+// Cases whose trajectory goes through BLAS, pinned again for the OpenBLAS cores of other
+// machines CI has run on. A CI machine with AVX-512 (OpenBLAS's SkylakeX kernels) once moved the
+// teddy held by the gripper from the hash an earlier machine gave; since SAP took deformable
+// bodies through the mixed ContactProblem (2026-12-07) the table holds the SkylakeX hash, and the
+// other core's is not known until a machine with it runs this test.
 const std::map<Key, std::map<std::string, std::uint64_t>>& AlternativeHashes() {
-  static const auto* hashes = new std::map<Key, std::map<std::string, std::uint64_t>>{
-      {{"gripper_teddy", "sap"}, {{"SkylakeX", 0x75bedd3fba656c10ULL}}},
-  };
+  static const auto* hashes = new std::map<Key, std::map<std::string, std::uint64_t>>{};
   return *hashes;
 }
 

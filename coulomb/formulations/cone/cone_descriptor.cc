@@ -5,7 +5,6 @@
 
 #include "coulomb/complementarity/cone_solvers.h"
 #include "coulomb/formulations/formulation.h"
-#include "coulomb/formulations/mixed_step.h"
 
 namespace coulomb {
 namespace {
@@ -41,11 +40,6 @@ const Formulation kConeFormulation = {
     .reserve = [](const contact::ContactCapacity& capacity, const FormulationSettings&,
                   FormulationWorkspace& workspace) { ReserveContacts(capacity, workspace.sweeps); },
     // FEM bodies as blocks of one ContactProblem, solved like a rigid one (mixed_step.h).
-    .solve_coupled =
-        [](const CoupledStepInput& input, const FormulationSettings& settings,
-           FormulationWorkspace& workspace) {
-          return SolveCoupledAsContactProblem(input, kConeFormulation, settings, workspace);
-        },
 };
 
 }  // namespace coulomb

@@ -1,11 +1,10 @@
-// The convex SAP formulation (Castro et al. 2022; paper 2) as a registered formulation: the only
-// one that couples deformable bodies and enforces joint limits and holonomic constraints.
+// The convex SAP formulation (Castro et al. 2022; paper 2) as a registered formulation: the one
+// that enforces joint limits and holonomic constraints, and the default of deformable scenes.
 
 #include <fmt/format.h>
 
 #include "coulomb/convex/sap_solver.h"
 #include "coulomb/formulations/formulation.h"
-#include "coulomb/formulations/sap/deformable_coupling.h"
 
 namespace coulomb {
 
@@ -48,12 +47,6 @@ const Formulation kSapFormulation = {
     .restore_carry =
         [](const FormulationCarry& carry, FormulationWorkspace& workspace) {
           workspace.sap_factorization.Restore(carry.factor);
-        },
-    .solve_coupled =
-        [](const CoupledStepInput& input, const FormulationSettings& settings,
-           FormulationWorkspace& workspace) {
-          return SolveCoupledSapStep(input, settings.sap, &workspace.sap_factorization,
-                                     &workspace.eliminated_factors);
         },
 };
 

@@ -81,7 +81,20 @@ void SetSplitJacobian(const SapProblem& sap, const Eigen::MatrixXd& J, SapJacobi
   if (jac.clique_a < 0 && error.empty()) error = jac.name + " involves no moving body";
 }
 
-void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
+// diag(Â⁻¹): one dense Cholesky of Â and a triangular inverse, O(m³) like one factorization of
+// the clique (see SapParams::deformable_delassus for when it is the better estimate).
+void InverseDiagonal(const Eigen::MatrixXd& A, Eigen::VectorXd& diagonal) {
+  const Eigen::LLT<Eigen::MatrixXd> llt(A);
+  if (llt.info() != Eigen::Success) {
+    diagonal = A.diagonal().cwiseInverse();
+    return;
+  }
+  Eigen::MatrixXd L_inverse = Eigen::MatrixXd::Identity(A.rows(), A.cols());
+  llt.matrixL().solveInPlace(L_inverse);
+  diagonal = L_inverse.colwise().squaredNorm().transpose();  // (L⁻ᵀ L⁻¹)_ii = ‖L⁻¹ e_i‖²
+}
+
+void AddCliques(const contact::ContactProblem& problem, const SapParams& params, SapProblem& sap) {
   // A = M + δt·D per tree and v* solving A (v* − v0) = δt (f − D v0): the problem's mass and
   // free motion already treat joint damping implicitly (contact_problem.h).
   sap.v_star = problem.v_star;
@@ -91,6 +104,10 @@ void AddCliques(const contact::ContactProblem& problem, SapProblem& sap) {
     clique.start = problem.mass.blocks()[k].start;
     clique.A = problem.M_blocks[k];
     clique.delassus_diagonal.resize(0);
+    if (params.deformable_delassus == SapParams::DeformableDelassus::kExact &&
+        problem.IsDeformableBlock(static_cast<int>(k))) {
+      InverseDiagonal(clique.A, clique.delassus_diagonal);
+    }
   }
 }
 
@@ -126,6 +143,9 @@ void AddContacts(const contact::ContactProblem& problem, const SapParams& params
     contact.stiffness = problem.compliance[k] > 0 ? 1.0 / problem.compliance[k] : INFINITY;
     contact.dissipation_time_scale = params.dissipation_time_scale.value_or(h);
     contact.max_correction_speed = params.max_correction_speed;
+    // Paper 2's v̂ at every gap for a contact on a deformable body (SetContactConstraint says
+    // why); a rigid contact that does not touch yet has no damper.
+    if (problem.IsDeformableBlock(a) || problem.IsDeformableBlock(b)) contact.damped_gap = INFINITY;
     convex::EstimateDelassusBlock(sap, jac, ws.delassus_scratch, W);
     // A contact whose normal impulse moves nothing (two links welded together that the scene's
     // filter let through) can carry no impulse: its regularization would be zero. Skip it.
@@ -238,7 +258,7 @@ void MakeSapProblem(const contact::ContactProblem& problem, const SapParams& par
   sap.constraints.clear();
   ws.step.contacts.clear();
   sap.time_step = problem.time_step;
-  AddCliques(problem, sap);
+  AddCliques(problem, params, sap);
   AddContacts(problem, params, ws);
   AddJointConstraints(problem, params, ws);
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "coulomb/formulations/formulation.h"
-#include "coulomb/formulations/mixed_step.h"
 
 namespace coulomb {
 
@@ -37,11 +36,6 @@ const Formulation kVelocityLcpFormulation = {
               workspace.stewart_trinkle);
         },
     // FEM bodies as blocks of one ContactProblem, solved like a rigid one (mixed_step.h).
-    .solve_coupled =
-        [](const CoupledStepInput& input, const FormulationSettings& settings,
-           FormulationWorkspace& workspace) {
-          return SolveCoupledAsContactProblem(input, kVelocityLcpFormulation, settings, workspace);
-        },
 };
 
 }  // namespace coulomb
