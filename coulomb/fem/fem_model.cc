@@ -169,65 +169,6 @@ FemStepSystem LinearStep(const FemBody& body, const FemState& state, double dt) 
   return out;
 }
 
-// The momentum balance of a nonlinear material over one step,
-//   m(v) = M (v − v0) − δt [f_e(x(v)) + f_g − D v],   x(v) = x0 + δt ((1 − θ) v0 + θ v),
-// (Rayleigh D from the stiffness at x0, frozen for the step; fixed DoFs: m = v) and its
-// PSD-projected tangent m'(v) = M + δt D + θ δt² K(x(v)).
-class MomentumBalance {
- public:
-  MomentumBalance(const FemBody& body, const FemState& state, double dt)
-      : body_(body),
-        state_(state),
-        dt_(dt),
-        m3_(LumpedMass3(body)),
-        M_(MassMatrix(body, m3_)),
-        fixed_(FixedDofs(body)),
-        at_start_(CalcElasticResponse(body, state, state.x)),
-        D_(body.mass_damping * M_ + body.stiffness_damping * at_start_.K),
-        v0_(state.Velocities()),
-        f_g_(GravityForces(body, m3_)) {}
-
-  Eigen::Matrix3Xd Positions(const Eigen::VectorXd& v) const {
-    const double theta = body_.position_theta;
-    const Eigen::VectorXd x = Flat(state_.x) + dt_ * ((1 - theta) * v0_ + theta * v);
-    return Eigen::Map<const Eigen::Matrix3Xd>(x.data(), 3, x.size() / 3);
-  }
-  ElasticResponse Response(const Eigen::VectorXd& v) const {
-    return CalcElasticResponse(body_, state_, Positions(v));
-  }
-  Eigen::VectorXd Residual(const Eigen::VectorXd& v, const ElasticResponse& e) const {
-    Eigen::VectorXd r = M_ * (v - v0_) - dt_ * (Flat(e.forces) + f_g_ - D_ * v);
-    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = fixed_[i] ? v[i] : r[i];
-    return r;
-  }
-  Eigen::SparseMatrix<double> Tangent(const ElasticResponse& e) const {
-    Eigen::SparseMatrix<double> A = M_ + dt_ * D_ + body_.position_theta * dt_ * dt_ * e.K;
-    Eigen::VectorXd unused = Eigen::VectorXd::Zero(A.rows());
-    ApplyDirichlet(fixed_, A, unused);
-    return A;
-  }
-  // ‖m‖ counts as zero below 1e-8 of the step's momentum scale, or below what a velocity error
-  // of 1e-12 m/s costs through the stiffest row of the tangent (round-off of stiff materials).
-  double Tolerance() const {
-    const double scale =
-        (M_ * v0_).norm() + dt_ * f_g_.norm() + dt_ * Flat(at_start_.forces).norm();
-    return std::max(1e-8 * scale, 1e-12 * Tangent(at_start_).diagonal().cwiseAbs().maxCoeff());
-  }
-  const std::vector<bool>& fixed() const { return fixed_; }
-  const Eigen::VectorXd& v0() const { return v0_; }
-
- private:
-  const FemBody& body_;
-  const FemState& state_;
-  double dt_;
-  Eigen::VectorXd m3_;
-  Eigen::SparseMatrix<double> M_;
-  std::vector<bool> fixed_;
-  ElasticResponse at_start_;
-  Eigen::SparseMatrix<double> D_;
-  Eigen::VectorXd v0_, f_g_;
-};
-
 // The smallest det F over the elements at positions x (negative: one is inverted).
 double SmallestVolumeRatio(const FemBody& body, const Eigen::Matrix3Xd& x) {
   double smallest = INFINITY;
@@ -237,24 +178,70 @@ double SmallestVolumeRatio(const FemBody& body, const Eigen::Matrix3Xd& x) {
   return smallest;
 }
 
+// M + δt D + θ δt² K with the fixed DoFs' rows and columns the identity.
+Eigen::SparseMatrix<double> StepTangent(const FemBody& body, const StepStart& start, double dt,
+                                        const Eigen::SparseMatrix<double>& K) {
+  Eigen::SparseMatrix<double> A = start.M + dt * start.D + body.position_theta * dt * dt * K;
+  Eigen::VectorXd unused = Eigen::VectorXd::Zero(A.rows());
+  ApplyDirichlet(start.fixed, A, unused);
+  return A;
+}
+
+// The momentum balance of a nonlinear material over one step (StepStart in fem_model.h) and its
+// PSD-projected tangent m'(v) = M + δt D + θ δt² K(x(v)); fixed DoFs: m = v.
+class MomentumBalance {
+ public:
+  MomentumBalance(const FemBody& body, const FemState& state, double dt, const StepStart& start)
+      : body_(body), state_(state), dt_(dt), start_(start) {}
+
+  Eigen::Matrix3Xd Positions(const Eigen::VectorXd& v) const {
+    const double theta = body_.position_theta;
+    const Eigen::VectorXd x = Flat(state_.x) + dt_ * ((1 - theta) * start_.v0 + theta * v);
+    return Eigen::Map<const Eigen::Matrix3Xd>(x.data(), 3, x.size() / 3);
+  }
+  ElasticResponse Response(const Eigen::VectorXd& v, bool with_stiffness = true) const {
+    return CalcElasticResponse(body_, state_, Positions(v), with_stiffness);
+  }
+  Eigen::VectorXd Residual(const Eigen::VectorXd& v, const ElasticResponse& e) const {
+    Eigen::VectorXd r =
+        start_.M * (v - start_.v0) - dt_ * (Flat(e.forces) + start_.f_g - start_.D * v);
+    for (Eigen::Index i = 0; i < r.size(); ++i) r[i] = start_.fixed[i] ? v[i] : r[i];
+    return r;
+  }
+  Eigen::SparseMatrix<double> Tangent(const ElasticResponse& e) const {
+    return StepTangent(body_, start_, dt_, e.K);
+  }
+  // Where a linearization or Newton may start: v with its fixed components zeroed, or v = 0 (x0
+  // itself, whose elements are sound) when x0 + δt v would crush an element (smallest volume
+  // ratio below half the one at x0): from such a point the tangent is ill-conditioned and Newton
+  // stalls. Seen on the crushed cylinder at the end of its load.
+  Eigen::VectorXd SoundStart(Eigen::VectorXd v) const {
+    for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = start_.fixed[i] ? 0.0 : v[i];
+    if (SmallestVolumeRatio(body_, Positions(v)) < 0.5 * SmallestVolumeRatio(body_, state_.x)) {
+      v.setZero();
+    }
+    return v;
+  }
+  const StepStart& start() const { return start_; }
+
+ private:
+  const FemBody& body_;
+  const FemState& state_;
+  double dt_;
+  const StepStart& start_;
+};
+
 // Nonlinear materials: Newton on m(v) = 0 with the tangent, backtracking on ‖m‖. The step's
 // linear model is then A = m'(v*), rhs = A v*.
 FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) {
-  const MomentumBalance balance(body, state, dt);
-  const std::vector<bool>& fixed = balance.fixed();
+  const StepStart start = CalcStepStart(body, state, dt);
+  const MomentumBalance balance(body, state, dt, start);
   FemStepSystem out;
-  // Newton starts from the last velocity, x0 + δt v0, unless that start crushes an element
-  // (smallest volume ratio below half the one at x0): from such a start the tangent is
-  // ill-conditioned and Newton stalls there; from v = 0 (x0 itself, whose elements are sound)
-  // it converges. Seen on the crushed cylinder at the end of its load.
-  Eigen::VectorXd v = balance.v0();
-  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = fixed[i] ? 0.0 : v[i];
-  if (SmallestVolumeRatio(body, balance.Positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
-    v.setZero();
-  }
+  // Newton starts from the last velocity, x0 + δt v0, unless that crushes an element.
+  Eigen::VectorXd v = balance.SoundStart(start.v0);
   ElasticResponse e = balance.Response(v);
   Eigen::VectorXd r = balance.Residual(v, e);
-  const double tolerance = balance.Tolerance();
+  const double tolerance = start.tolerance;
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> llt;
   for (out.newton_iterations = 0;; ++out.newton_iterations) {
     out.A = balance.Tangent(e);
@@ -295,12 +282,12 @@ FemStepSystem NewtonStep(const FemBody& body, const FemState& state, double dt) 
 }  // namespace
 
 ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
-                                    const Eigen::Matrix3Xd& x) {
+                                    const Eigen::Matrix3Xd& x, bool with_stiffness) {
   ElasticResponse out;
   const int n = body.rest.num_vertices();
   if (body.model == MaterialModel::kCorotatedLinear) {
     out.forces = ElasticForces(body.tets, x, state.R0, body.material);
-    out.K = StiffnessMatrix(body.tets, n, state.R0, body.material);
+    if (with_stiffness) out.K = StiffnessMatrix(body.tets, n, state.R0, body.material);
     out.energy = ElasticEnergy(body.tets, x, state.R0, body.material);
     return out;
   }
@@ -317,13 +304,15 @@ ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
     out.energy += body.tets[e].volume * points[e].energy;
   }
   out.forces = AssembleForces(body.tets, n, [&](int e) { return points[e].P; });
-  out.K = AssembleStiffness(body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); });
+  if (with_stiffness) {
+    out.K = AssembleStiffness(body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); });
+  }
   if (per_cell) {
-    const VolumetricResponse volumetric =
-        CellVolumetricResponse(body.rest, x, (1 - kTetBulkShare) * body.mooney_rivlin.bulk_modulus);
+    const VolumetricResponse volumetric = CellVolumetricResponse(
+        body.rest, x, (1 - kTetBulkShare) * body.mooney_rivlin.bulk_modulus, with_stiffness);
     out.energy += volumetric.energy;
     out.forces += volumetric.forces;
-    out.K += volumetric.K;
+    if (with_stiffness) out.K += volumetric.K;
   }
   out.finite = std::isfinite(out.energy) && out.forces.allFinite();
   return out;
@@ -334,16 +323,31 @@ FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double
                                                        : NewtonStep(body, state, dt);
 }
 
+StepStart CalcStepStart(const FemBody& body, const FemState& state, double dt) {
+  StepStart start;
+  const Eigen::VectorXd m3 = LumpedMass3(body);
+  const ElasticResponse at_x0 = CalcElasticResponse(body, state, state.x);
+  start.M = MassMatrix(body, m3);
+  start.D = body.mass_damping * start.M + body.stiffness_damping * at_x0.K;
+  start.v0 = state.Velocities();
+  start.f_g = GravityForces(body, m3);
+  start.fixed = FixedDofs(body);
+  start.start_forces = Flat(at_x0.forces);
+  // ‖m‖ counts as zero below 1e-8 of the step's momentum scale, or below what a velocity error
+  // of 1e-12 m/s costs through the stiffest row of the tangent (round-off of stiff materials).
+  const double scale =
+      (start.M * start.v0).norm() + dt * start.f_g.norm() + dt * start.start_forces.norm();
+  start.tolerance = std::max(
+      1e-8 * scale, 1e-12 * StepTangent(body, start, dt, at_x0.K).diagonal().cwiseAbs().maxCoeff());
+  return start;
+}
+
 FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, double dt,
-                                const Eigen::VectorXd& v_lin) {
+                                const StepStart& start, const Eigen::VectorXd& v_lin) {
   if (body.model == MaterialModel::kCorotatedLinear) return LinearStep(body, state, dt);
-  const MomentumBalance balance(body, state, dt);
-  Eigen::VectorXd v = v_lin;
-  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = balance.fixed()[i] ? 0.0 : v[i];
+  const MomentumBalance balance(body, state, dt, start);
   // As Newton's start (NewtonStep): a point that crushes an element gives way to x0 itself.
-  if (SmallestVolumeRatio(body, balance.Positions(v)) < 0.5 * SmallestVolumeRatio(body, state.x)) {
-    v.setZero();
-  }
+  const Eigen::VectorXd v = balance.SoundStart(v_lin);
   const ElasticResponse e = balance.Response(v);
   FemStepSystem out;
   out.A = balance.Tangent(e);
@@ -360,15 +364,16 @@ FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, doub
 }
 
 double LinearModelError(const FemBody& body, const FemState& state, double dt,
-                        const FemStepSystem& system, const Eigen::VectorXd& v) {
+                        const StepStart& start, const FemStepSystem& system,
+                        const Eigen::VectorXd& v) {
   if (body.model == MaterialModel::kCorotatedLinear) return 0;
-  const MomentumBalance balance(body, state, dt);
-  const ElasticResponse e = balance.Response(v);
+  const MomentumBalance balance(body, state, dt, start);
+  const ElasticResponse e = balance.Response(v, /*with_stiffness=*/false);
   if (!e.finite) return INFINITY;
   // A v − rhs is what the contacts and attachments put on the body (Jᵀγ): its size joins the
   // scale, or a light body under a heavy load would be judged against its own weight alone.
   const Eigen::VectorXd model = system.A * v - system.rhs;
-  return (balance.Residual(v, e) - model).norm() / (balance.Tolerance() + 1e-8 * model.norm());
+  return (balance.Residual(v, e) - model).norm() / (start.tolerance + 1e-8 * model.norm());
 }
 
 double CalcEnergy(const FemBody& body, const FemState& state) {

@@ -80,6 +80,19 @@ struct FemStepSystem {
 };
 FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double dt);
 
+// What stays fixed over one step of a body's momentum balance (fem_model.cc):
+//   m(v) = M (v − v0) − δt [f_e(x(v)) + f_g − D v],   x(v) = x0 + δt ((1 − θ) v0 + θ v),
+// with Rayleigh D from the stiffness at x0. The elastic response at x0 behind D and the tolerance
+// costs as much as one at v, so the linearizations of one step share it (sim::Step keeps it).
+struct StepStart {
+  Eigen::SparseMatrix<double> M, D;
+  Eigen::VectorXd v0, f_g;       // 3n: the last velocity, m/s; gravity on the lumped masses, N
+  std::vector<bool> fixed;       // per DoF: a fixed vertex or component (m = v there)
+  Eigen::VectorXd start_forces;  // f_e(x0), N
+  double tolerance = 0;  // ‖m‖ that counts as zero, N s (Newton's, and LinearModelError's unit)
+};
+StepStart CalcStepStart(const FemBody& body, const FemState& state, double dt);
+
 // The same linear model taken at v_lin instead of at the free motion: A = m'(v_lin),
 // rhs = A v_lin − m(v_lin), so A v − rhs is m(v) to first order about v_lin. Under a load that
 // holds the body far from its free motion (the crushed cylinder: v* springs back ~0.1 m in one
@@ -87,13 +100,16 @@ FemStepSystem AssembleFemStep(const FemBody& body, const FemState& state, double
 // 5 % of its volume over the load. Taken at the last contact-coupled v and repeated until
 // LinearModelError is at most 1, the coupled step solves the nonlinear balance. The corotated
 // model is linear within a step: its model is exact at any v_lin (which it ignores).
+// `start` is CalcStepStart(body, state, dt) (unused by the corotated model).
 FemStepSystem AssembleFemStepAt(const FemBody& body, const FemState& state, double dt,
-                                const Eigen::VectorXd& v_lin);
+                                const StepStart& start, const Eigen::VectorXd& v_lin);
 // ‖m(v) − (A v − rhs)‖ over the tolerance Newton uses for ‖m‖ (1e-8 of the step's momentum
 // scale) plus 1e-8 ‖A v − rhs‖ (the contact and attachment impulses on the body): at most 1 when
 // the linear model `system` is exact at v to that tolerance.
+// It needs the elastic forces at v only, not the stiffness.
 double LinearModelError(const FemBody& body, const FemState& state, double dt,
-                        const FemStepSystem& system, const Eigen::VectorXd& v);
+                        const StepStart& start, const FemStepSystem& system,
+                        const Eigen::VectorXd& v);
 
 // A and v* from one sparse Cholesky of A (bodies without contact; with contact, the Schur
 // complement's factorization gives v* instead, so A is factored once per step).
@@ -105,7 +121,8 @@ struct FemFreeMotion {
 FemFreeMotion CalcFemFreeMotion(const FemBody& body, const FemState& state, double dt);
 
 // The material's elastic forces (3 × n, N), stiffness (3n × 3n, PSD; for nonlinear materials
-// the tangent projected per element) and energy (J) at positions x.
+// the tangent projected per element) and energy (J) at positions x. Without `with_stiffness`, K
+// is left empty: the forces of a nonlinear material cost a fraction of its projected tangent.
 struct ElasticResponse {
   Eigen::Matrix3Xd forces;
   Eigen::SparseMatrix<double> K;
@@ -113,7 +130,7 @@ struct ElasticResponse {
   bool finite = true;
 };
 ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
-                                    const Eigen::Matrix3Xd& x);
+                                    const Eigen::Matrix3Xd& x, bool with_stiffness = true);
 
 // Kinetic (lumped mass) + gravitational + elastic energy, J.
 double CalcEnergy(const FemBody& body, const FemState& state);

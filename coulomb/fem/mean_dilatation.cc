@@ -50,7 +50,7 @@ Eigen::Matrix<double, 12, 12> VolumeHessian(const Eigen::Matrix3Xd& x, const Eig
 }  // namespace
 
 VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matrix3Xd& x,
-                                          double bulk_modulus) {
+                                          double bulk_modulus, bool with_stiffness) {
   const int n = rest.num_vertices();
   VolumetricResponse out;
   out.forces = Eigen::Matrix3Xd::Zero(3, n);
@@ -72,19 +72,21 @@ VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matr
     vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
     const auto m = static_cast<Eigen::Index>(vertices.size());
     Eigen::Matrix3Xd g = Eigen::Matrix3Xd::Zero(3, m);
-    Eigen::MatrixXd curvature = Eigen::MatrixXd::Zero(3 * m, 3 * m);  // ∂²v_c/∂x²
+    Eigen::MatrixXd curvature;  // ∂²v_c/∂x²
+    if (with_stiffness) curvature = Eigen::MatrixXd::Zero(3 * m, 3 * m);
     for (const int e : tets) {
       const Eigen::Vector4i t = rest.tets.col(e);
       const Eigen::Vector3d a = x.col(t[1]) - x.col(t[0]), b = x.col(t[2]) - x.col(t[0]),
                             c = x.col(t[3]) - x.col(t[0]);
       volume += a.dot(b.cross(c)) / 6;
       const Eigen::Matrix<double, 3, 4> ge = VolumeGradient(x, t);
-      const Eigen::Matrix<double, 12, 12> he = VolumeHessian(x, t);
       Eigen::Index local[4];
       for (int k = 0; k < 4; ++k) {
         local[k] = std::lower_bound(vertices.begin(), vertices.end(), t[k]) - vertices.begin();
         g.col(local[k]) += ge.col(k);
       }
+      if (!with_stiffness) continue;
+      const Eigen::Matrix<double, 12, 12> he = VolumeHessian(x, t);
       for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 4; ++j) {
           curvature.block<3, 3>(3 * local[i], 3 * local[j]) += he.block<3, 3>(3 * i, 3 * j);
@@ -94,6 +96,8 @@ VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matr
     const double J = volume / rest_volume;
     out.energy += 0.5 * bulk_modulus * rest_volume * (J - 1) * (J - 1);
     const double pressure = bulk_modulus * (J - 1);  // ∂(energy)/∂v_c
+    for (Eigen::Index i = 0; i < m; ++i) out.forces.col(vertices[i]) -= pressure * g.col(i);
+    if (!with_stiffness) continue;
     const Eigen::Map<const Eigen::VectorXd> g_flat(g.data(), 3 * m);
     // The Hessian κ/V_c g gᵀ + p ∂²v_c/∂x², projected to its PSD part: under the cylinder's
     // full load p is several times μ, and Gauss–Newton (the first term alone) made the coupled
@@ -103,7 +107,6 @@ VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matr
     const Eigen::MatrixXd H = eig.eigenvectors() * eig.eigenvalues().cwiseMax(0).asDiagonal() *
                               eig.eigenvectors().transpose();
     for (Eigen::Index i = 0; i < m; ++i) {
-      out.forces.col(vertices[i]) -= pressure * g.col(i);
       for (Eigen::Index j = 0; j < m; ++j) {
         for (int r = 0; r < 3; ++r) {
           for (int s = 0; s < 3; ++s) {
@@ -114,8 +117,10 @@ VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matr
       }
     }
   }
-  out.K.resize(3 * n, 3 * n);
-  out.K.setFromTriplets(triplets.begin(), triplets.end());
+  if (with_stiffness) {
+    out.K.resize(3 * n, 3 * n);
+    out.K.setFromTriplets(triplets.begin(), triplets.end());
+  }
   out.finite = std::isfinite(out.energy) && out.forces.allFinite();
   return out;
 }

@@ -21,8 +21,10 @@ struct VolumetricResponse {
   bool finite = true;
 };
 
-// `rest` must carry `cells` (one per element). x: current positions (3 × n), m; κ: Pa.
+// `rest` must carry `cells` (one per element). x: current positions (3 × n), m; κ: Pa. Without
+// `with_stiffness` K is left empty (0 × 0): energy and forces cost a tenth of the Hessian's
+// eigendecompositions.
 VolumetricResponse CellVolumetricResponse(const TetMesh& rest, const Eigen::Matrix3Xd& x,
-                                          double bulk_modulus);
+                                          double bulk_modulus, bool with_stiffness = true);
 
 }  // namespace coulomb::fem

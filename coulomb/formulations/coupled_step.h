@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
@@ -33,6 +34,10 @@ struct CoupledStepInput {
   // free motion. Only bodies with contacts or attachments use it; the others' free motion is
   // their exact step.
   const std::vector<Eigen::VectorXd>* linearize_at = nullptr;
+  // Per deformable body, fem::CalcStepStart of this step, filled on first use, so the step's
+  // linearizations and their error checks share it (sized to the bodies), or null: computed
+  // wherever needed.
+  std::vector<std::optional<fem::StepStart>>* step_starts = nullptr;
 };
 
 // What a coupled step solved as one ContactProblem (mixed_step.h) keeps from step to step: the

@@ -31,6 +31,18 @@ std::vector<std::vector<int>> ParticipatingVertices(const CoupledStepInput& in) 
   return out;
 }
 
+// Body d's step constants, from the input's per-step cache (filled here on first use) or, without
+// one, computed into `local`.
+const fem::StepStart& StepStartOf(const CoupledStepInput& in, std::size_t d,
+                                  std::optional<fem::StepStart>& local) {
+  std::optional<fem::StepStart>& slot =
+      in.step_starts != nullptr && d < in.step_starts->size() ? (*in.step_starts)[d] : local;
+  if (!slot) {
+    slot = fem::CalcStepStart(in.deformables->bodies[d], (*in.states)[d], in.rigid->time_step);
+  }
+  return *slot;
+}
+
 }  // namespace
 
 Eigen::VectorXd DeformableBlock::Participating(const Eigen::VectorXd& full) const {
@@ -73,9 +85,13 @@ std::string FactorDeformableBodies(const CoupledStepInput& in, std::vector<Defor
   for (std::size_t d = 0; d < participating.size(); ++d) {
     const fem::FemBody& body = in.deformables->bodies[d];
     DeformableBlock& b = bodies[d];
-    b.system = in.linearize_at != nullptr && !participating[d].empty()
-                   ? fem::AssembleFemStepAt(body, (*in.states)[d], dt, (*in.linearize_at)[d])
-                   : fem::AssembleFemStep(body, (*in.states)[d], dt);
+    if (in.linearize_at != nullptr && !participating[d].empty()) {
+      std::optional<fem::StepStart> local;
+      b.system = fem::AssembleFemStepAt(body, (*in.states)[d], dt, StepStartOf(in, d, local),
+                                        (*in.linearize_at)[d]);
+    } else {
+      b.system = fem::AssembleFemStep(body, (*in.states)[d], dt);
+    }
     if (!b.system.converged) {
       const bool finite =
           b.system.rhs.allFinite() &&
@@ -120,9 +136,13 @@ double WorstLinearModelError(const CoupledStepInput& in, const std::vector<Defor
                              const std::vector<Eigen::VectorXd>& v) {
   double worst = 0;
   for (std::size_t d = 0; d < bodies.size() && d < v.size(); ++d) {
+    const fem::FemBody& body = in.deformables->bodies[d];
     if (!bodies[d].schur) continue;  // no contacts: its free motion is its exact step
-    worst = std::max(worst, fem::LinearModelError(in.deformables->bodies[d], (*in.states)[d],
-                                                  in.rigid->time_step, bodies[d].system, v[d]));
+    if (body.model == fem::MaterialModel::kCorotatedLinear) continue;  // linear: exact
+    std::optional<fem::StepStart> local;
+    worst =
+        std::max(worst, fem::LinearModelError(body, (*in.states)[d], in.rigid->time_step,
+                                              StepStartOf(in, d, local), bodies[d].system, v[d]));
   }
   return worst;
 }

@@ -176,6 +176,8 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
   at.reserve(states.size());
   for (const fem::FemState& state : states) at.push_back(state.Velocities());
   input.linearize_at = &at;
+  std::vector<std::optional<fem::StepStart>> starts(states.size());
+  input.step_starts = &starts;
   constexpr int kMaxLinearizations = 12;
   constexpr double kBalanceTolerance = 1e5;  // × fem::LinearModelError's unit
   CoupledSolution best;
