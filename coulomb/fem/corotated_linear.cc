@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -108,9 +109,55 @@ Eigen::Matrix3Xd AssembleForces(const std::vector<LinearTet>& tets, int num_vert
   return f;
 }
 
+StiffnessLayout MakeStiffnessLayout(const std::vector<LinearTet>& tets, int num_vertices) {
+  StiffnessLayout layout;
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(tets.size() * 144);
+  for (const LinearTet& tet : tets) {
+    for (int a = 0; a < 4; ++a) {
+      for (int b = 0; b < 4; ++b) {
+        for (int i = 0; i < 3; ++i) {
+          for (int j = 0; j < 3; ++j) {
+            triplets.emplace_back(3 * tet.vertices[a] + i, 3 * tet.vertices[b] + j, 0.0);
+          }
+        }
+      }
+    }
+  }
+  layout.pattern.resize(3 * num_vertices, 3 * num_vertices);
+  layout.pattern.setFromTriplets(triplets.begin(), triplets.end());
+  layout.pattern.makeCompressed();
+  const int* outer = layout.pattern.outerIndexPtr();
+  const int* inner = layout.pattern.innerIndexPtr();
+  layout.slots.reserve(triplets.size());
+  for (const Eigen::Triplet<double>& t : triplets) {
+    const int* at = std::lower_bound(inner + outer[t.col()], inner + outer[t.col() + 1], t.row());
+    layout.slots.push_back(static_cast<int>(at - inner));
+  }
+  return layout;
+}
+
 Eigen::SparseMatrix<double> AssembleStiffness(
     const std::vector<LinearTet>& tets, int num_vertices,
-    const std::function<Eigen::Matrix<double, 9, 9>(int)>& tangent) {
+    const std::function<Eigen::Matrix<double, 9, 9>(int)>& tangent, const StiffnessLayout* layout) {
+  if (layout != nullptr && layout->Fits(tets, num_vertices)) {
+    Eigen::SparseMatrix<double> K = layout->pattern;
+    double* values = K.valuePtr();
+    const int* slot = layout->slots.data();
+    for (std::size_t e = 0; e < tets.size(); ++e) {
+      const Eigen::Matrix<double, 9, 12> G = GradientMap(tets[e]);
+      const Eigen::Matrix<double, 12, 12> Ke =
+          tets[e].volume * G.transpose() * tangent(static_cast<int>(e)) * G;
+      for (int a = 0; a < 4; ++a) {
+        for (int b = 0; b < 4; ++b) {
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) values[*slot++] += Ke(3 * a + i, 3 * b + j);
+          }
+        }
+      }
+    }
+    return K;
+  }
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(tets.size() * 144);
   for (std::size_t e = 0; e < tets.size(); ++e) {
@@ -142,9 +189,10 @@ Eigen::Matrix3Xd ElasticForces(const std::vector<LinearTet>& tets, const Eigen::
 
 Eigen::SparseMatrix<double> StiffnessMatrix(const std::vector<LinearTet>& tets, int num_vertices,
                                             const std::vector<Eigen::Matrix3d>& R0,
-                                            const LinearElasticity& m) {
-  return AssembleStiffness(tets, num_vertices,
-                           [&](int e) { return CorotatedStressDerivative(R0[e], m); });
+                                            const LinearElasticity& m,
+                                            const StiffnessLayout* layout) {
+  return AssembleStiffness(
+      tets, num_vertices, [&](int e) { return CorotatedStressDerivative(R0[e], m); }, layout);
 }
 
 double ElasticEnergy(const std::vector<LinearTet>& tets, const Eigen::Matrix3Xd& x,

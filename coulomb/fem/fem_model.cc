@@ -71,6 +71,7 @@ FemBody MakeFemBody(std::string name, TetMesh rest, const LinearElasticity& mate
   FemBody body;
   body.name = std::move(name);
   body.tets = MakeLinearTets(rest);
+  body.stiffness_layout = MakeStiffnessLayout(body.tets, rest.num_vertices());
   body.surface = BoundaryFaces(rest);
   for (const Eigen::Vector3i& f : body.surface) {
     body.surface_vertices.insert(body.surface_vertices.end(), f.data(), f.data() + 3);
@@ -287,7 +288,9 @@ ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
   const int n = body.rest.num_vertices();
   if (body.model == MaterialModel::kCorotatedLinear) {
     out.forces = ElasticForces(body.tets, x, state.R0, body.material);
-    if (with_stiffness) out.K = StiffnessMatrix(body.tets, n, state.R0, body.material);
+    if (with_stiffness) {
+      out.K = StiffnessMatrix(body.tets, n, state.R0, body.material, &body.stiffness_layout);
+    }
     out.energy = ElasticEnergy(body.tets, x, state.R0, body.material);
     return out;
   }
@@ -305,7 +308,8 @@ ElasticResponse CalcElasticResponse(const FemBody& body, const FemState& state,
   }
   out.forces = AssembleForces(body.tets, n, [&](int e) { return points[e].P; });
   if (with_stiffness) {
-    out.K = AssembleStiffness(body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); });
+    out.K = AssembleStiffness(
+        body.tets, n, [&](int e) { return ProjectToPsd(points[e].dPdF); }, &body.stiffness_layout);
   }
   if (per_cell) {
     const VolumetricResponse volumetric = CellVolumetricResponse(

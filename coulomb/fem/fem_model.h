@@ -27,6 +27,9 @@ struct FemBody {
   std::string name;
   TetMesh rest;
   std::vector<LinearTet> tets;  // MakeLinearTets(rest)
+  // MakeStiffnessLayout(tets): made by MakeFemBody (a body given other elements must be made
+  // again); one that does not fit the elements is ignored.
+  StiffnessLayout stiffness_layout;
   LinearElasticity material;
   double density = 1000;            // kg/m³
   bool consistent_mass = false;     // the exact consistent mass instead of the lumped one

@@ -95,6 +95,29 @@ TEST(CorotatedLinear, StiffnessIsPsdWithTheRigidNullSpace) {
   EXPECT_GT(eig1[6], 1e-6 * eig1.maxCoeff());
 }
 
+TEST(CorotatedLinear, StiffnessAssembledIntoItsLayoutIsTheTripletSumBitForBit) {
+  // The layout only moves where each element's entries are summed, not the order: the same bits
+  // as Eigen's triplet sum, so no trajectory moves with it. A layout made for other elements is
+  // ignored.
+  const TetMesh rest = MakeBoxMesh(Eigen::Vector3d(0.1, 0.2, 0.1), {2, 3, 2});
+  const std::vector<LinearTet> tets = MakeLinearTets(rest);
+  const int n = rest.num_vertices();
+  std::mt19937 rng(5);
+  std::vector<Eigen::Matrix3d> R0;
+  for (std::size_t e = 0; e < tets.size(); ++e) R0.push_back(RandomRotation(rng));
+  const StiffnessLayout layout = MakeStiffnessLayout(tets, n);
+  ASSERT_TRUE(layout.Fits(tets, n));
+  const Eigen::SparseMatrix<double> from_triplets = StiffnessMatrix(tets, n, R0, kRubber);
+  const Eigen::SparseMatrix<double> from_layout = StiffnessMatrix(tets, n, R0, kRubber, &layout);
+  ASSERT_EQ(from_layout.nonZeros(), from_triplets.nonZeros());
+  const Eigen::MatrixXd difference = Eigen::MatrixXd(from_layout) - Eigen::MatrixXd(from_triplets);
+  EXPECT_EQ(difference.cwiseAbs().maxCoeff(), 0.0);
+  const std::vector<LinearTet> fewer(tets.begin(), tets.end() - 1);
+  EXPECT_FALSE(layout.Fits(fewer, n));
+  const Eigen::MatrixXd fewer_K = Eigen::MatrixXd(StiffnessMatrix(fewer, n, R0, kRubber, &layout));
+  EXPECT_EQ((fewer_K - Eigen::MatrixXd(StiffnessMatrix(fewer, n, R0, kRubber))).norm(), 0.0);
+}
+
 TEST(CorotatedLinear, PolarRotationOfAnInvertedElementIsARotation) {
   Eigen::Matrix3d F = Eigen::Vector3d(1.0, 0.8, -0.2).asDiagonal();
   const Eigen::Matrix3d R = PolarRotation(F);
