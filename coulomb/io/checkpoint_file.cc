@@ -132,7 +132,7 @@ void PutSummary(const sim::RunTally& tally, ByteWriter& w) {
   w.Put(s.initial_energy);
   w.Put(static_cast<std::int64_t>(s.max_participating_dofs));
   for (double x : {tally.contacts_sum, tally.iterations_sum, tally.factorizations_sum,
-                   tally.step_seconds_sum}) {
+                   tally.step_seconds_sum, tally.linearizations_sum}) {
     w.Put(x);
   }
 }
@@ -142,7 +142,8 @@ int GetInt(ByteReader& r, const char* field) {
   return n < 0 || n > std::numeric_limits<int>::max() ? -1 : static_cast<int>(n);
 }
 
-void GetSummary(ByteReader& r, sim::RunTally& tally) {
+// `version`: the file's (the linearization count is stored from version 3 on).
+void GetSummary(ByteReader& r, std::uint32_t version, sim::RunTally& tally) {
   sim::RunSummary& s = tally.summary;
   s.scene = r.GetString("summary.scene");
   s.formulation = r.GetString("summary.formulation");
@@ -165,6 +166,7 @@ void GetSummary(ByteReader& r, sim::RunTally& tally) {
                     &tally.step_seconds_sum}) {
     *x = r.Get<double>("summary sums");
   }
+  if (version >= 3) tally.linearizations_sum = r.Get<double>("summary sums");
 }
 
 void PutFactorSource(const math::CholeskySource& source, ByteWriter& w) {
@@ -340,7 +342,7 @@ Expected<CheckpointFile> ParseCheckpoint(const std::string& bytes, const std::st
     return InputError{path, 0, "byte order",
                       "written on a machine of the other byte order; it cannot be resumed here"};
   }
-  if (version != kCheckpointVersion && version != 1) {
+  if (version < 1 || version > kCheckpointVersion) {
     return InputError{path, 0, "version",
                       fmt::format("{}, and this coulomb reads versions 1 to {} (resume it with "
                                   "the coulomb that wrote it)",
@@ -402,7 +404,7 @@ Expected<CheckpointFile> ParseCheckpoint(const std::string& bytes, const std::st
   if (!GetFactorSource(r, c.carried.factor)) {
     return InputError{path, 0, "sap_factor", "not a lower-triangular sparse matrix"};
   }
-  GetSummary(r, c.tally);
+  GetSummary(r, version, c.tally);
   if (!r.ok()) {
     return InputError{path, 0, r.field(), "malformed (the checksum matched: a bug of its writer)"};
   }

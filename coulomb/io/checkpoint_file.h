@@ -21,7 +21,7 @@
 namespace coulomb::io {
 
 // Version 2 added the run's --set overrides; version 1 files (none) are still read.
-inline constexpr std::uint32_t kCheckpointVersion = 2;
+inline constexpr std::uint32_t kCheckpointVersion = 3;
 
 struct CheckpointFile {
   std::string scene_path;             // absolute path of the scene file the run read

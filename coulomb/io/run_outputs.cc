@@ -98,6 +98,7 @@ std::string FormatSummaryJson(const sim::RunSummary& s) {
   j["mean_contacts"] = number(s.mean_contacts);
   j["mean_iterations"] = number(s.mean_iterations);
   j["mean_factorizations"] = number(s.mean_factorizations);
+  j["mean_linearizations"] = number(s.mean_linearizations);
   j["unsupported_pairs"] = s.unsupported_pairs;
   j["worst_metrics"] = {{"signorini_W", number(s.worst.signorini)},
                         {"cone_Ns", number(s.worst.cone)},

@@ -23,6 +23,7 @@ namespace coulomb::sim {
 struct RunTally {
   RunSummary summary;
   double contacts_sum = 0, iterations_sum = 0, factorizations_sum = 0, step_seconds_sum = 0;
+  double linearizations_sum = 0;
 };
 
 struct RunCheckpoint {

@@ -177,6 +177,7 @@ void Tally(const StepReport& report, RunTally& tally) {
   tally.contacts_sum += report.num_contacts();
   tally.iterations_sum += report.iterations;
   tally.factorizations_sum += report.factorizations;
+  tally.linearizations_sum += report.linearizations;
   tally.step_seconds_sum += report.profile.Total();
 }
 
@@ -328,6 +329,7 @@ RunSummary Simulate(const Scene& scene, Recording* recording, const ProgressCall
     summary.mean_contacts = tally.contacts_sum / summary.steps;
     summary.mean_iterations = tally.iterations_sum / summary.steps;
     summary.mean_factorizations = tally.factorizations_sum / summary.steps;
+    summary.mean_linearizations = tally.linearizations_sum / summary.steps;
   }
   return summary;
 }

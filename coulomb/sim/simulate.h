@@ -60,6 +60,7 @@ struct RunSummary {
   int max_contacts = 0;
   double mean_contacts = 0, mean_iterations = 0;
   double mean_factorizations = 0;  // SAP: Newton Hessians factored per step (the rest reused)
+  double mean_linearizations = 0;  // deformable bodies: coupled solves per step (StepReport)
   int unsupported_pairs = 0;       // the most in any step
   ContactMetrics worst;            // the largest of each accuracy measure over all steps
   // J: kinetic + gravitational, and elastic for deformable bodies.

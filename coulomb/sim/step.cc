@@ -79,6 +79,7 @@ void StepReport::Reset() {
   deformable_impulses.resize(0);
   limit_impulses.resize(0);
   participating_dofs = 0;
+  linearizations = 0;
 }
 
 namespace {
@@ -169,6 +170,7 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
   const bool nonlinear = std::any_of(
       model.deformables.bodies.begin(), model.deformables.bodies.end(),
       [](const fem::FemBody& b) { return b.model != fem::MaterialModel::kCorotatedLinear; });
+  data.report.linearizations = 1;
   if (!nonlinear) {
     return SolveCoupledAsContactProblem(input, formulation, model.settings, data.formulation);
   }
@@ -182,9 +184,14 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
   constexpr double kBalanceTolerance = 1e5;  // × fem::LinearModelError's unit
   CoupledSolution best;
   int pass = 1;
+  int iterations = 0, factorizations = 0;  // over every solve: the step's work
+  double factor_seconds = 0;
   for (;; ++pass) {
     CoupledSolution solved =
         SolveCoupledAsContactProblem(input, formulation, model.settings, data.formulation);
+    iterations += solved.rigid.iterations;
+    factorizations += solved.rigid.factorizations;
+    factor_seconds += solved.rigid.factor_seconds;
     const bool usable =
         solved.rigid.status == LcpStatus::kSolved || solved.rigid.status == LcpStatus::kInaccurate;
     if (!usable && pass > 1) break;  // keep the best usable one
@@ -207,6 +214,10 @@ CoupledSolution SolveNonlinearCoupledStep(const Model& model, Data& data) {
       break;
     }
   }
+  data.report.linearizations = pass;
+  best.rigid.iterations = iterations;
+  best.rigid.factorizations = factorizations;
+  best.rigid.factor_seconds = factor_seconds;
   if (best.linear_model_error > kBalanceTolerance && best.rigid.status == LcpStatus::kSolved) {
     best.rigid.status = LcpStatus::kInaccurate;
     best.rigid.message = fmt::format(

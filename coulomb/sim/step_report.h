@@ -45,6 +45,10 @@ struct StepReport {
   std::vector<contact::DeformableContact> deformable_contacts;
   Eigen::VectorXd deformable_impulses;
   int participating_dofs = 0;
+  // With deformable bodies, the coupled solves of this step: 1, or more while a nonlinear body's
+  // momentum balance at the answer misses its tolerance (each solve re-linearizes it there;
+  // `iterations` and `factorizations` count all of them). 0 without deformable bodies.
+  int linearizations = 0;
   // Back to a fresh report's values, keeping the vectors' storage for the next step.
   void Reset();
   int num_rigid_contacts() const { return static_cast<int>(contacts.contacts.size()); }

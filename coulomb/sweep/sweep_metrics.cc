@@ -26,6 +26,7 @@ const std::vector<SummaryField>& SummaryFields() {
       {"max_contacts", [](const sim::RunSummary& s) { return s.max_contacts; }},
       {"mean_iterations", [](const sim::RunSummary& s) { return s.mean_iterations; }},
       {"mean_factorizations", [](const sim::RunSummary& s) { return s.mean_factorizations; }},
+      {"mean_linearizations", [](const sim::RunSummary& s) { return s.mean_linearizations; }},
       {"initial_energy", [](const sim::RunSummary& s) { return s.initial_energy; }},
       {"final_energy", [](const sim::RunSummary& s) { return s.final_energy; }},
       {"energy_change", [](const sim::RunSummary& s) { return s.final_energy - s.initial_energy; }},

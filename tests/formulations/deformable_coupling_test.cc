@@ -246,6 +246,52 @@ deformables:
   EXPECT_NEAR(ImpulseOn(last, 0, -1, -1).z(), weight_impulse, 0.01 * weight_impulse);
 }
 
+TEST(DeformableCoupling, StepReportCountsTheLinearizationsAndTheirWork) {
+  // A 1 t box dropped onto a nearly incompressible block: its first contact step is far from the
+  // block's free motion, so the step re-linearizes (more than one coupled solve, each with at
+  // least one Newton iteration, all counted). A corotated body is linear within a step: one
+  // solve whenever deformable bodies are present. A rigid scene has none.
+  const std::string heavy = R"(
+coulomb: 1
+time_step: 0.1
+formulation: sap
+bodies:
+  - {name: ground, joint: fixed, shapes: [{type: halfspace, friction: 0}]}
+  - {name: weight, mass: 1000.0, position: [0, 0, 0.225],
+     shapes: [{type: box, size: [0.4, 0.4, 0.05], friction: 0.5}]}
+deformables:
+  - {name: block, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [2, 2, 2]},
+     position: [0, 0, 0.1], material: mooney_rivlin,
+     mooney_rivlin: {c1: 1.0e5, c2: 0, bulk_modulus: 3.0e8, mean_dilatation: true},
+     stiffness_damping: 0.5, friction: 0.5}
+)";
+  const sim::Scene nonlinear = LoadScene(heavy);
+  sim::Data data = sim::MakeData(nonlinear.model, nonlinear.initial);
+  int most = 0;
+  for (int k = 0; k < 5; ++k) {
+    const sim::StepReport r = sim::Step(nonlinear.model, data);
+    ASSERT_NE(r.status, LcpStatus::kNotApplicable) << r.message;
+    EXPECT_GE(r.linearizations, 1);
+    EXPECT_LE(r.linearizations, 12);
+    EXPECT_GE(r.iterations, r.linearizations);
+    most = std::max(most, r.linearizations);
+  }
+  EXPECT_GT(most, 1);
+  std::string corotated = heavy;
+  corotated.replace(corotated.find("material: mooney_rivlin"),
+                    std::string("material: mooney_rivlin").size(), "youngs_modulus: 1.0e6");
+  corotated.erase(corotated.find("     mooney_rivlin:"),
+                  corotated.find("     stiffness_damping") - corotated.find("     mooney_rivlin:"));
+  const sim::Scene linear = LoadScene(corotated);
+  sim::Data linear_data = sim::MakeData(linear.model, linear.initial);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(sim::Step(linear.model, linear_data).linearizations, 1);
+  const sim::Scene rigid = LoadScene(std::string(kGround) + R"(
+  - {name: box, mass: 1.0, position: [0, 0, 0.1], shapes: [{type: box, size: [0.1, 0.1, 0.1]}]}
+)");
+  sim::Data rigid_data = sim::MakeData(rigid.model, rigid.initial);
+  EXPECT_EQ(sim::Step(rigid.model, rigid_data).linearizations, 0);
+}
+
 TEST_P(EveryCouplingFormulation, FrictionSticksBelowTheConeAndSlidesAtTheRigidRateAbove) {
   const double t = 1.0;
   // tan 20° = 0.36 < μ: sticks (up to the regularized creep σ·δt·g, far below 1 mm).
