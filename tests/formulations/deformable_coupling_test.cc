@@ -217,8 +217,7 @@ deformables:
 // free motion springs far back from where the box holds it: the coupled step must solve the
 // nonlinear balance there, not a model linearized at the free motion (which lost 5 % of the crushed
 // cylinder's volume). The volume is kept to 0.5 % and the ground carries both weights.
-TEST_P(EveryCouplingFormulation, NearlyIncompressibleBlockKeepsItsVolumeUnderAHeavyBox) {
-  const sim::Scene scene = LoadScene(R"(
+const char* const kHeavyBoxOnRubberBlock = R"(
 coulomb: 1
 time_step: 0.1
 formulation: sap
@@ -231,8 +230,10 @@ deformables:
      position: [0, 0, 0.1], material: mooney_rivlin,
      mooney_rivlin: {c1: 1.0e5, c2: 0, bulk_modulus: 3.0e8, mean_dilatation: true},
      stiffness_damping: 0.5, friction: 0.5}
-)",
-                                     GetParam());
+)";
+
+TEST_P(EveryCouplingFormulation, NearlyIncompressibleBlockKeepsItsVolumeUnderAHeavyBox) {
+  const sim::Scene scene = LoadScene(kHeavyBoxOnRubberBlock, GetParam());
   sim::State state = scene.initial;
   const sim::StepReport last = StepScene(scene, state, 100);
   EXPECT_TRUE(NoInvertedElement(scene, state));
@@ -251,20 +252,7 @@ TEST(DeformableCoupling, StepReportCountsTheLinearizationsAndTheirWork) {
   // block's free motion, so the step re-linearizes (more than one coupled solve, each with at
   // least one Newton iteration, all counted). A corotated body is linear within a step: one
   // solve whenever deformable bodies are present. A rigid scene has none.
-  const std::string heavy = R"(
-coulomb: 1
-time_step: 0.1
-formulation: sap
-bodies:
-  - {name: ground, joint: fixed, shapes: [{type: halfspace, friction: 0}]}
-  - {name: weight, mass: 1000.0, position: [0, 0, 0.225],
-     shapes: [{type: box, size: [0.4, 0.4, 0.05], friction: 0.5}]}
-deformables:
-  - {name: block, mesh: {type: box, size: [0.2, 0.2, 0.2], cells: [2, 2, 2]},
-     position: [0, 0, 0.1], material: mooney_rivlin,
-     mooney_rivlin: {c1: 1.0e5, c2: 0, bulk_modulus: 3.0e8, mean_dilatation: true},
-     stiffness_damping: 0.5, friction: 0.5}
-)";
+  const std::string heavy = kHeavyBoxOnRubberBlock;
   const sim::Scene nonlinear = LoadScene(heavy);
   sim::Data data = sim::MakeData(nonlinear.model, nonlinear.initial);
   int most = 0;
