@@ -82,8 +82,7 @@ TEST_P(BadInput, ExitsWithItsCodeAndNamesTheFault) {
   const BadInputCase& c = GetParam();
   ASSERT_FALSE(c.command.empty()) << "row " << c.number << " has no command";
   ASSERT_FALSE(c.fragments.empty()) << "row " << c.number << " checks no message";
-  const auto tmp =
-      std::filesystem::temp_directory_path() / ("coulomb_bad_input_" + std::to_string(c.number));
+  const auto tmp = coulomb::testing::TempPath("coulomb_bad_input_" + std::to_string(c.number));
   std::filesystem::remove_all(tmp);
   std::filesystem::create_directories(tmp);
   const std::string command = std::regex_replace(c.command, std::regex(R"(\$TMP)"), tmp.string());

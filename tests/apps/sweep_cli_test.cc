@@ -37,7 +37,7 @@ using coulomb::testing::RunCli;
 const std::string kScenes = std::string(coulomb::testing::SourceDir()) + "/examples/scenes";
 
 fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("coulomb_sweep_cli_" + name);
+  const fs::path dir = coulomb::testing::TempPath("coulomb_sweep_cli_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

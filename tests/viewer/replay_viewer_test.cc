@@ -35,7 +35,7 @@ void ExpectRenders(const std::string& name, int frames) {
   const std::string chromium = "/usr/bin/chromium";
   ASSERT_TRUE(std::filesystem::exists(chromium))
       << "install Debian's chromium (scripts/install-deps.sh)";
-  const auto dir = std::filesystem::temp_directory_path() / ("coulomb_viewer_test_" + name);
+  const auto dir = coulomb::testing::TempPath("coulomb_viewer_test_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string html = (dir / (name + ".html")).string();

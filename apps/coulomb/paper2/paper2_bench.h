@@ -27,6 +27,7 @@ struct Paper2Row {
   int max_constraints = 0;    // most contacts in a step + holonomic constraints
   int steps = 0, failed_steps = 0;
   double mean_iterations = 0, us_per_step = 0, realtime_factor = 0, sim_time = 0;
+  double mean_linearizations = 0;  // coupled solves per step (sim::StepReport::linearizations)
   std::string first_failure;
   Figure figure;
 };
