@@ -85,7 +85,9 @@ std::string FactorDeformableBodies(const CoupledStepInput& in, std::vector<Defor
   for (std::size_t d = 0; d < participating.size(); ++d) {
     const fem::FemBody& body = in.deformables->bodies[d];
     DeformableBlock& b = bodies[d];
-    if (in.linearize_at != nullptr && !participating[d].empty()) {
+    // A corotated body's step is linear: its model is exact wherever it is taken.
+    if (in.linearize_at != nullptr && !participating[d].empty() &&
+        body.model != fem::MaterialModel::kCorotatedLinear) {
       std::optional<fem::StepStart> local;
       b.system = fem::AssembleFemStepAt(body, (*in.states)[d], dt, StepStartOf(in, d, local),
                                         (*in.linearize_at)[d]);
