@@ -109,20 +109,41 @@ Eigen::Matrix3Xd AssembleForces(const std::vector<LinearTet>& tets, int num_vert
   return f;
 }
 
+namespace {
+
+// Calls f(row, column, block row, block column) for each of an element's 144 stiffness entries,
+// in the one order the layout's slots and the triplet sum share: vertex pairs (a, b), then
+// components (i, j).
+template <typename F>
+void ForEachStiffnessEntry(const LinearTet& tet, F&& f) {
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          f(3 * tet.vertices[a] + i, 3 * tet.vertices[b] + j, 3 * a + i, 3 * b + j);
+        }
+      }
+    }
+  }
+}
+
+// Element e's stiffness block V_e Gᵀ (∂P/∂F)_e G.
+Eigen::Matrix<double, 12, 12> ElementStiffness(
+    const std::vector<LinearTet>& tets, std::size_t e,
+    const std::function<Eigen::Matrix<double, 9, 9>(int)>& tangent) {
+  const Eigen::Matrix<double, 9, 12> G = GradientMap(tets[e]);
+  return tets[e].volume * G.transpose() * tangent(static_cast<int>(e)) * G;
+}
+
+}  // namespace
+
 StiffnessLayout MakeStiffnessLayout(const std::vector<LinearTet>& tets, int num_vertices) {
   StiffnessLayout layout;
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(tets.size() * 144);
   for (const LinearTet& tet : tets) {
-    for (int a = 0; a < 4; ++a) {
-      for (int b = 0; b < 4; ++b) {
-        for (int i = 0; i < 3; ++i) {
-          for (int j = 0; j < 3; ++j) {
-            triplets.emplace_back(3 * tet.vertices[a] + i, 3 * tet.vertices[b] + j, 0.0);
-          }
-        }
-      }
-    }
+    ForEachStiffnessEntry(
+        tet, [&](int row, int col, int, int) { triplets.emplace_back(row, col, 0.0); });
   }
   layout.pattern.resize(3 * num_vertices, 3 * num_vertices);
   layout.pattern.setFromTriplets(triplets.begin(), triplets.end());
@@ -145,35 +166,18 @@ Eigen::SparseMatrix<double> AssembleStiffness(
     double* values = K.valuePtr();
     const int* slot = layout->slots.data();
     for (std::size_t e = 0; e < tets.size(); ++e) {
-      const Eigen::Matrix<double, 9, 12> G = GradientMap(tets[e]);
-      const Eigen::Matrix<double, 12, 12> Ke =
-          tets[e].volume * G.transpose() * tangent(static_cast<int>(e)) * G;
-      for (int a = 0; a < 4; ++a) {
-        for (int b = 0; b < 4; ++b) {
-          for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) values[*slot++] += Ke(3 * a + i, 3 * b + j);
-          }
-        }
-      }
+      const Eigen::Matrix<double, 12, 12> Ke = ElementStiffness(tets, e, tangent);
+      ForEachStiffnessEntry(tets[e], [&](int, int, int r, int c) { values[*slot++] += Ke(r, c); });
     }
     return K;
   }
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(tets.size() * 144);
   for (std::size_t e = 0; e < tets.size(); ++e) {
-    const Eigen::Matrix<double, 9, 12> G = GradientMap(tets[e]);
-    const Eigen::Matrix<double, 12, 12> Ke =
-        tets[e].volume * G.transpose() * tangent(static_cast<int>(e)) * G;
-    for (int a = 0; a < 4; ++a) {
-      for (int b = 0; b < 4; ++b) {
-        for (int i = 0; i < 3; ++i) {
-          for (int j = 0; j < 3; ++j) {
-            triplets.emplace_back(3 * tets[e].vertices[a] + i, 3 * tets[e].vertices[b] + j,
-                                  Ke(3 * a + i, 3 * b + j));
-          }
-        }
-      }
-    }
+    const Eigen::Matrix<double, 12, 12> Ke = ElementStiffness(tets, e, tangent);
+    ForEachStiffnessEntry(tets[e], [&](int row, int col, int r, int c) {
+      triplets.emplace_back(row, col, Ke(r, c));
+    });
   }
   Eigen::SparseMatrix<double> K(3 * num_vertices, 3 * num_vertices);
   K.setFromTriplets(triplets.begin(), triplets.end());
