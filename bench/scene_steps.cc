@@ -1,6 +1,8 @@
-// `scene_steps SCENE STEPS [REPEATS]`: the wall time of STEPS steps of a scene through
-// sim::Step from C++, the baseline of bench/python_overhead.py (the same steps driven from
-// Python). Prints one JSON object: the median seconds over REPEATS runs, and the state hash.
+// `scene_steps SCENE STEPS [REPEATS] [--timed-path]`: the wall time of STEPS steps of a scene
+// through sim::Step from C++, the baseline of bench/python_overhead.py (the same steps driven
+// from Python). Prints one JSON object: the median seconds over REPEATS runs, and the state hash.
+// `--timed-path` turns the per-step accuracy measures and stage clocks off, as `coulomb bench
+// peers` does, so that a profile of a small scene shows the step the peers table times.
 
 #include <fmt/format.h>
 
@@ -18,18 +20,24 @@
 namespace {
 
 int Run(int argc, char** argv) {
-  if (argc < 3) {
-    fmt::print(stderr, "usage: scene_steps SCENE STEPS [REPEATS]\n");
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const auto timed_path = std::find(args.begin(), args.end(), "--timed-path");
+  const bool measures = timed_path == args.end();
+  if (!measures) args.erase(timed_path);
+  if (args.size() < 2) {
+    fmt::print(stderr, "usage: scene_steps SCENE STEPS [REPEATS] [--timed-path]\n");
     return 2;
   }
   coulomb::UseSingleThreadedNumerics();
-  const coulomb::Expected<coulomb::sim::Scene> scene = coulomb::io::ReadSceneFile(argv[1]);
+  coulomb::Expected<coulomb::sim::Scene> scene = coulomb::io::ReadSceneFile(args[0]);
   if (!scene.ok()) {
     fmt::print(stderr, "error: {}\n", scene.error().ToString());
     return 2;
   }
-  const long steps = std::strtol(argv[2], nullptr, 10);
-  const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
+  scene.value().model.settings.measure_accuracy = measures;
+  scene.value().model.settings.measure_stage_times = measures;
+  const long steps = std::strtol(args[1].c_str(), nullptr, 10);
+  const int repeats = args.size() > 2 ? std::atoi(args[2].c_str()) : 5;
   std::vector<double> seconds;
   std::uint64_t hash = 0;
   for (int r = 0; r < repeats; ++r) {

@@ -59,22 +59,27 @@ int ClipFaces(const Face& reference, const Face& incident, bool reference_is_b, 
   Eigen::Vector3d center = Eigen::Vector3d::Zero();
   for (const Eigen::Vector3d& p : ref) center += p;
   center /= static_cast<double>(ref.size());
-  Polygon polygon = incident.corners, clipped;
-  for (std::size_t i = 0; i < ref.size() && !polygon.empty(); ++i) {
+  // Clipped back and forth between two buffers (a swap of two polygons copies their corners).
+  Polygon buffers[2];
+  const Polygon* polygon = &incident.corners;
+  int next = 0;
+  for (std::size_t i = 0; i < ref.size() && !polygon->empty(); ++i) {
     if (skip_edge && i < 3 && (*skip_edge)[i]) continue;
     const Eigen::Vector3d edge = ref[(i + 1) % ref.size()] - ref[i];
     Eigen::Vector3d side = edge.cross(reference.normal).normalized();
     if (side.dot(ref[i] - center) < 0) side = -side;  // outward in the face plane
-    Clip(polygon, side, side.dot(ref[i]), clipped);
-    std::swap(polygon, clipped);
+    Clip(*polygon, side, side.dot(ref[i]), buffers[next]);
+    polygon = &buffers[next];
+    next = 1 - next;
   }
   // Coincident edges (equal boxes stacked exactly) make the clipper emit the same corner twice;
   // duplicate contacts would only add degenerate rows to the contact problem.
   Polygon unique;
   const double tolerance = 1e-9 * (Size(reference) + Size(incident));
-  for (const Eigen::Vector3d& p : polygon) {
+  const double tolerance2 = tolerance * tolerance;  // squared: no root per pair of corners
+  for (const Eigen::Vector3d& p : *polygon) {
     bool seen = false;
-    for (const Eigen::Vector3d& u : unique) seen = seen || (u - p).norm() <= tolerance;
+    for (const Eigen::Vector3d& u : unique) seen = seen || (u - p).squaredNorm() <= tolerance2;
     if (!seen) unique.push_back(p);
   }
   const Eigen::Vector3d n = reference_is_b ? reference.normal : Eigen::Vector3d(-reference.normal);
