@@ -2,6 +2,7 @@
 // islands and ground-up order the sweeps visit them in.
 
 #include <algorithm>
+#include <array>
 #include <climits>
 
 #include "coulomb/formulations/contact_solution.h"
@@ -25,6 +26,45 @@ void AddSide(const double* J, const double* Minv, int n, double* Y, Eigen::Matri
 }
 
 void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& rows);
+
+// Contact k's rows straight into its slots of `pool` when its three rows share one compressed
+// pattern made of one run of consecutive columns per side (the layout contact_rows_assembly.cc
+// writes in place for free bodies): every slot is then written. False, with nothing written,
+// otherwise. (Entry by entry, finding each column's side, was most of FillJacobianRows.)
+bool CopyConsecutiveRuns(const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, int k,
+                         const ContactRows::Row& row, std::vector<double>& pool) {
+  if (!J.isCompressed()) return false;
+  const int* outer = J.outerIndexPtr() + 3 * k;
+  const int* inner = J.innerIndexPtr();
+  const int n = outer[1] - outer[0];
+  if (outer[2] - outer[1] != n || outer[3] - outer[2] != n) return false;
+  int covered = 0;
+  for (const Side& side : row.sides) covered += side.size;
+  if (covered != n) return false;
+  std::array<int, 2> first{};  // each side's first entry in its rows
+  for (int s = 0; s < 2; ++s) {
+    const Side& side = row.sides[s];
+    if (side.size == 0) continue;
+    int e = 0;
+    while (e < n && inner[outer[0] + e] != side.start) ++e;
+    if (n - e < side.size) return false;
+    for (int a = 0; a < 3; ++a) {
+      for (int j = 0; j < side.size; ++j) {
+        if (inner[outer[a] + e + j] != side.start + j) return false;
+      }
+    }
+    first[s] = e;
+  }
+  const double* values = J.valuePtr();
+  for (int s = 0; s < 2; ++s) {
+    const Side& side = row.sides[s];
+    double* out = pool.data() + side.offset;
+    for (int j = 0; j < side.size; ++j) {
+      for (int a = 0; a < 3; ++a) out[3 * j + a] = values[outer[a] + first[s] + j];
+    }
+  }
+  return true;
+}
 
 // The sides of every contact, the islands and their order, the sides' offsets in the pools, and
 // J's entries copied into them. The pools are laid out in the sweep order (island by island,
@@ -56,7 +96,7 @@ void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows)
     }
   }
   math::ReserveGrowing(rows.J, static_cast<std::size_t>(pool));
-  rows.J.assign(pool, 0.0);
+  rows.J.resize(pool);  // each contact's slots are written or zeroed below
   rows.MinvJt.resize(pool);
   // Where column `col` of contact k's rows goes in the pool (−1: on neither side, which a
   // Jacobian built from the contact's two bodies never has).
@@ -70,6 +110,10 @@ void FillJacobianRows(const contact::ContactProblem& problem, ContactRows& rows)
   };
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& J = problem.J;
   for (int k = 0; k < nc; ++k) {
+    if (CopyConsecutiveRuns(J, k, rows.contacts[k], rows.J)) continue;
+    for (const Side& side : rows.contacts[k].sides) {
+      std::fill_n(rows.J.begin() + side.offset, 3 * side.size, 0.0);
+    }
     // A geometric contact's three rows share one column pattern (contact_problem.cc emits them
     // so): one pass writes each column's three entries side by side.
     if (J.isCompressed()) {
