@@ -47,6 +47,8 @@ struct Sweeper {
   enum class Schedule { kInOrder, kLevels, kParts } schedule = Schedule::kInOrder;
   // Its contacts' measures are computed on the workers (and summed here in island order).
   bool parallel_measure = false;
+  // Its sweeps are mixed by Anderson's step (sweep_acceleration.h).
+  bool mixing = false;
   bool many_threads() const { return params.workers != nullptr && params.workers->size() > 1; }
   bool pyramid() const { return params.law == ContactLaw::kPyramid; }
   int stride() const { return directions.count + 2; }
@@ -61,7 +63,10 @@ void UpdateContact(Sweeper& s, int k) {
   Eigen::Vector3d next;
   if (s.pyramid()) {
     double* z = s.z.data() + s.stride() * k;
-    if (!SolvePyramidContact(row.W, others, mu, s.directions, z)) return;  // keep the last
+    // Unsolved (z untouched): the last answer stays. Under Anderson's mixing r may have left
+    // it, and is set back, so that the measure, which reads z, is that of the velocities the
+    // sweep leaves.
+    if (!SolvePyramidContact(row.W, others, mu, s.directions, z) && !s.mixing) return;
     next = PyramidContactImpulse(z, s.directions);
   } else {
     next = SolveSingleContact(row.W, others, mu, ri).r;
@@ -309,8 +314,9 @@ IslandEnd SweepIsland(Sweeper& s, int begin, int end, bool warm, int& sweeps,
   double then2 = 0;
   int then_sweep = 0;
   double last2 = INFINITY;
-  const bool accelerate = params.acceleration_depth > 0 && !s.pyramid() &&
-                          end - begin > params.accelerated_island_contacts;
+  const bool accelerate =
+      params.acceleration_depth > 0 && end - begin > params.accelerated_island_contacts;
+  s.mixing = accelerate;
   if (accelerate) {
     BeginSweepAcceleration(
         rows,

@@ -262,10 +262,13 @@ void AddSharedSolverSettings(TableBuilder& t) {
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.settings.nsgs.max_sweeps; }, "cone"));
   t.Add("solver.acceleration_depth", Type::kInteger, "", 0, kMaxAccelerationDepth,
-        "cone: Anderson acceleration of the contact sweeps on islands of more than 64 contacts, "
-        "with this many secants (0: plain Gauss–Seidel)")
+        "cone and velocity-lcp: Anderson acceleration of the contact sweeps on islands of more "
+        "than 64 contacts, with this many secants (0: plain Gauss–Seidel)")
       .Reads(FieldTarget(
-          [](auto& s) -> auto& { return s.model.settings.cone.acceleration_depth; }, "cone"));
+          [](auto& s) -> auto& { return s.model.settings.cone.acceleration_depth; }, "cone"))
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.velocity_lcp.acceleration_depth; },
+          "velocity-lcp"));
   t.Add("solver.island_parts", Type::kInteger, "", 1, 64,
         "cone: islands of at least solver.partitioned_island_contacts contacts are swept in this "
         "many parts, their interiors at once on the threads, one barrier per phase (1: the "

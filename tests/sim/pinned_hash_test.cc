@@ -50,11 +50,11 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
   static const auto* hashes = new std::map<Key, std::uint64_t>{
       {{"arch", "sap"}, 0x1a20c472823b5483ULL},
       {{"arch", "cone"}, 0x0a3de34fc2b52d43ULL},
-      {{"arch", "velocity-lcp"}, 0x3f354bf2f28b21c8ULL},
+      {{"arch", "velocity-lcp"}, 0x22df3f652a4aece9ULL},
       {{"arm_hand_ball", "velocity-lcp"}, 0xf580c6e5cbec2b49ULL},
       {{"arm_hand_ball", "cone"}, 0xb5d09a7b36ef9d2eULL},
       {{"arm_hand_ball", "sap"}, 0x02f51a27922d5cacULL},
-      {{"bin", "velocity-lcp"}, 0x8c092cebaf186d51ULL},
+      {{"bin", "velocity-lcp"}, 0xe8a2c077733b4ff1ULL},
       {{"bin", "cone"}, 0xdc1a5065949d7069ULL},
       {{"bin", "sap"}, 0x5dfa21fd40d19a88ULL},
       {{"cylinder_crush", "sap"}, 0xdd8003e789bfa3c3ULL},
@@ -64,7 +64,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"drop", "cone"}, 0x230c13468f7c8384ULL},
       {{"drop", "trinkle"}, 0x08ef2f5c8026ff58ULL},
       {{"drop", "sap"}, 0x69a783789373fab8ULL},
-      {{"gripper_teddy", "velocity-lcp"}, 0xbc72cb3223f04796ULL},
+      {{"gripper_teddy", "velocity-lcp"}, 0x84a7e8b8858e941dULL},
       {{"gripper_teddy", "cone"}, 0x05fce3bc3a0f1c3cULL},
       {{"gripper_teddy", "sap"}, 0xfc9f808bb16b0a62ULL},
       {{"iiwa_hold", "velocity-lcp"}, 0x349fe14c375fdaccULL},
@@ -95,7 +95,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "cone"}, 0x9296779c182c7b7aULL},
       {{"painleve_rod", "trinkle"}, 0x880f994b043b1bb1ULL},
       {{"painleve_rod", "sap"}, 0x43a3a57a6e993e54ULL},
-      {{"pyramid", "velocity-lcp"}, 0xa0a27f2e114d9960ULL},
+      {{"pyramid", "velocity-lcp"}, 0x31ad772376bb642fULL},
       {{"pyramid", "cone"}, 0x8b053cb3afec3be7ULL},
       {{"pyramid", "trinkle"}, 0xe9c6b2c52308c75cULL},
       {{"pyramid", "sap"}, 0x6fc03b0a35c2eeceULL},
@@ -129,19 +129,19 @@ std::string BlasCore() {
 // bodies through the mixed ContactProblem (2026-12-07) the table holds the SkylakeX hash. On an
 // AMD machine (OpenBLAS's Zen kernels) every deformable scene moves under every formulation, and
 // only those: its hashes are below, found by running the same binary before and after a change
-// that left every rigid scene's hash where it was.
+// that left every rigid scene's hash where it was. The velocity LCP's Anderson-accelerated sweeps
+// then moved arch and gripper_teddy under it on this machine: their main hashes are the Zen
+// ones, and the SkylakeX ones are not known until a machine with those kernels runs this test.
 // clang-format off
 const std::map<Key, std::map<std::string, std::uint64_t>>& AlternativeHashes() {
   static const auto* hashes = new std::map<Key, std::map<std::string, std::uint64_t>>{
       {{"arch", "cone"}, {{"Zen", 0x6cff2b2ab617d4fULL}}},
       {{"arch", "sap"}, {{"Zen", 0xa7158eed894f68eaULL}}},
-      {{"arch", "velocity-lcp"}, {{"Zen", 0xb10ef8f15447649bULL}}},
       {{"arm_hand_ball", "cone"}, {{"Zen", 0xd341b34845e741b0ULL}}},
       {{"arm_hand_ball", "sap"}, {{"Zen", 0xf61eae333362aa6cULL}}},
       {{"arm_hand_ball", "velocity-lcp"}, {{"Zen", 0x47813a949052a90bULL}}},
       {{"gripper_teddy", "cone"}, {{"Zen", 0x18f071603ad1eab0ULL}}},
       {{"gripper_teddy", "sap"}, {{"Zen", 0xda1e3eedd5f2b1e5ULL}}},
-      {{"gripper_teddy", "velocity-lcp"}, {{"Zen", 0xcd6ac9fb6d840b9ULL}}},
       {{"soft_ball", "cone"}, {{"Zen", 0x8d5e0f936e31a7b6ULL}}},
       {{"soft_ball", "sap"}, {{"Zen", 0x43df4d802eee4747ULL}}},
       {{"soft_ball", "velocity-lcp"}, {{"Zen", 0x16c5f74226e3f7c3ULL}}},

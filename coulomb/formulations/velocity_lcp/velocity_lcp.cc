@@ -112,6 +112,7 @@ void SolveVelocityLcp(const contact::ContactProblem& problem, const VelocityLcpP
     p.stall_sweeps = params.settings.pgs.max_sweeps;
     p.workers = ws.workers;
     p.levelled_mean_width = params.levelled_mean_width;
+    p.acceleration_depth = params.acceleration_depth;
     SolveContactSweeps(ws.rows, p, warm_start, ws.result);
     TakeSweepResult(ws.result, out);
     if (too_large) {

@@ -54,6 +54,10 @@ struct VelocityLcpParams {
   bool warm_basis = true;
   // The block Gauss–Seidel's levelled sweeps on several threads (ContactSweepParams).
   int levelled_mean_width = ContactSweepParams{}.levelled_mean_width;
+  // Anderson acceleration of the block Gauss–Seidel on islands of more than 64 contacts, as the
+  // cone's (sweep_acceleration.h; 0: plain sweeps). On examples/scenes/bin.yaml over its 2 s
+  // (pgs at 1e-6): 21.6 sweeps and 2.42 ms of solve a step plain, 10.5 and 1.67 at depth 2.
+  int acceleration_depth = kDefaultAccelerationDepth;
 };
 
 // The LCP solvers the LCP formulations (velocity-lcp, trinkle) take, for messages.
