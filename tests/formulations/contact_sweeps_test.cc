@@ -249,14 +249,7 @@ TEST(ContactSweeps, PyramidAnswerSolvesTheAssembledStewartTrinkleLcp) {
   ASSERT_TRUE(result.solved()) << result.message;
   const LocalContactProblem local = MakeLocalContactProblem(problem, PositionCorrection{});
   const LcpProblem lcp = MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, 4);
-  const int nc = problem.num_contacts(), d = 4;
-  Eigen::VectorXd z(lcp.size());
-  for (int k = 0; k < nc; ++k) {
-    const double* zk = result.pyramid.data() + (d + 2) * k;
-    z[k] = zk[0];
-    for (int j = 0; j < d; ++j) z[nc + k * d + j] = zk[1 + j];
-    z[nc * (1 + d) + k] = zk[d + 1];
-  }
+  const Eigen::VectorXd z = StewartTrinkleUnknowns(result, problem.num_contacts(), 4);
   const Eigen::VectorXd w = lcp.M * z + lcp.q;
   const double scale = std::max(1.0, local.q.lpNorm<Eigen::Infinity>());
   EXPECT_GE(z.minCoeff(), 0.0);

@@ -77,12 +77,9 @@ TEST(SweepAcceleration, PyramidPileAnswerSolvesTheAssembledLcpInFewerSweeps) {
       MakeStewartTrinkleLcp(Eigen::MatrixXd(local.W), local.q, problem.mu, kDirections);
   const int nc = problem.num_contacts(), d = kDirections;
   const PyramidDirections directions = MakePyramidDirections(d);
-  Eigen::VectorXd z(lcp.size());
+  const Eigen::VectorXd z = StewartTrinkleUnknowns(accelerated, nc, d);
   for (int k = 0; k < nc; ++k) {
     const double* zk = accelerated.pyramid.data() + (d + 2) * k;
-    z[k] = zk[0];
-    for (int j = 0; j < d; ++j) z[nc + k * d + j] = zk[1 + j];
-    z[nc * (1 + d) + k] = zk[d + 1];
     EXPECT_EQ(accelerated.r.segment<3>(3 * k), PyramidContactImpulse(zk, directions)) << k;
   }
   const Eigen::VectorXd w = lcp.M * z + lcp.q;

@@ -33,4 +33,18 @@ inline AssembledCheck ExpectAssembledCertificate(const contact::ContactProblem& 
   return check;
 }
 
+// The pyramid law's per-contact unknowns (p_n, β_1..d, λ) of `result` laid out as the full
+// Stewart–Trinkle LCP of the assembled W orders them (stewart_trinkle_lcp.h): all p_n, then each
+// contact's β, then all λ.
+inline Eigen::VectorXd StewartTrinkleUnknowns(const ContactSweepResult& result, int nc, int d) {
+  Eigen::VectorXd z(nc * (d + 2));
+  for (int k = 0; k < nc; ++k) {
+    const double* zk = result.pyramid.data() + (d + 2) * k;
+    z[k] = zk[0];
+    for (int j = 0; j < d; ++j) z[nc + k * d + j] = zk[1 + j];
+    z[nc * (1 + d) + k] = zk[d + 1];
+  }
+  return z;
+}
+
 }  // namespace coulomb
