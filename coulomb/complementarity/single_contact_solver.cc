@@ -256,10 +256,15 @@ SingleContactSolution SolveSingleContact(const LocalDelassus& local, const Eigen
     // failed the check below, sending a valid sticking contact to the slow fixed point.
     // Squared norms: the test runs for every sticking contact on every sweep, and three square
     // roots were a visible share of a pile's local solves.
+    // Each test once per iterate: the plain solve usually passes, and testing it again after the
+    // loop was a tenth of a sticking contact's solve.
     const double bound2 = 1e-20 * (q.squaredNorm() + 1e-300);
-    const auto solves = [&] { return (W * r + q).squaredNorm() <= bound2; };
-    for (int k = 0; k < 2 && r.allFinite() && !solves(); ++k) r -= local.W_inverse * (W * r + q);
-    const bool finite = r.allFinite() && solves();
+    const auto solves = [&] { return r.allFinite() && (W * r + q).squaredNorm() <= bound2; };
+    bool finite = solves();
+    for (int k = 0; k < 2 && !finite && r.allFinite(); ++k) {
+      r -= local.W_inverse * (W * r + q);
+      finite = solves();
+    }
     const double limit = mu * r[0] * (1 + 1e-12);
     if (finite && r[0] > 0 && r.tail<2>().squaredNorm() <= limit * limit) {
       out.r = r;
