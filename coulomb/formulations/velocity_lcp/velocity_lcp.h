@@ -56,7 +56,8 @@ struct VelocityLcpParams {
   int levelled_mean_width = ContactSweepParams{}.levelled_mean_width;
   // Anderson acceleration of the block Gauss–Seidel on islands of more than 64 contacts, as the
   // cone's (sweep_acceleration.h; 0: plain sweeps). On examples/scenes/bin.yaml over its 2 s
-  // (pgs at 1e-6): 21.6 sweeps and 2.42 ms of solve a step plain, 10.5 and 1.67 at depth 2.
+  // (pgs at the scene's 1e-3): 21.6 sweeps and 2.42 ms of solve a step plain, 10.5 and 1.67 at
+  // depth 2.
   int acceleration_depth = kDefaultAccelerationDepth;
 };
 
