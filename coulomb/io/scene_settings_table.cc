@@ -245,30 +245,40 @@ void AddSharedSolverSettings(TableBuilder& t) {
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.sap.max_correction_speed; }, "sap"));
   t.Add("solver.tolerance", Type::kReal, "", 1e-16, 1,
-        "cone: ABH error of each step's problem; velocity-lcp: the block Gauss–Seidel's acceptance "
-        "of its LCP residual")
+        "cone: ABH error of each step's problem; velocity-lcp and trinkle: the contact sweeps' "
+        "acceptance of their relative LCP residual")
       .Reads(FieldTarget(
           [](auto& s) -> auto& {
             return s.model.settings.velocity_lcp.settings.pgs.acceptance_tolerance;
           },
           "velocity-lcp"))
       .Reads(FieldTarget(
+          [](auto& s) -> auto& {
+            return s.model.settings.trinkle.settings.pgs.acceptance_tolerance;
+          },
+          "trinkle"))
+      .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.settings.tolerance; }, "cone"));
   t.Add("solver.max_sweeps", Type::kInteger, "", 1, 1e6,
-        "sweep cap of NSGS (cone) and of the block Gauss–Seidel (velocity-lcp)")
+        "sweep cap of NSGS (cone) and of the contact sweeps (velocity-lcp, trinkle)")
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.velocity_lcp.settings.pgs.max_sweeps; },
           "velocity-lcp"))
       .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.trinkle.settings.pgs.max_sweeps; },
+          "trinkle"))
+      .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.settings.nsgs.max_sweeps; }, "cone"));
   t.Add("solver.acceleration_depth", Type::kInteger, "", 0, kMaxAccelerationDepth,
-        "cone and velocity-lcp: Anderson acceleration of the contact sweeps on islands of more "
-        "than 64 contacts, with this many secants (0: plain Gauss–Seidel)")
+        "cone, velocity-lcp and trinkle: Anderson acceleration of the contact sweeps on islands "
+        "of more than 64 contacts, with this many secants (0: plain Gauss–Seidel)")
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.cone.acceleration_depth; }, "cone"))
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.velocity_lcp.acceleration_depth; },
-          "velocity-lcp"));
+          "velocity-lcp"))
+      .Reads(FieldTarget(
+          [](auto& s) -> auto& { return s.model.settings.trinkle.acceleration_depth; }, "trinkle"));
   t.Add("solver.island_parts", Type::kInteger, "", 1, 64,
         "cone: islands of at least solver.partitioned_island_contacts contacts are swept in this "
         "many parts, their interiors at once on the threads, one barrier per phase (1: the "
@@ -298,7 +308,7 @@ void AddSharedSolverSettings(TableBuilder& t) {
           [](auto& s) -> auto& { return s.model.settings.sap.solver.max_iterations; }, "sap"));
   t.Add("solver.max_pivoting_rows", Type::kInteger, "", 1, kMaxInt,
         "above this many LCP rows the pivoting solvers give way (velocity-lcp: to the block "
-        "Gauss–Seidel, trinkle: to ipm), and the run says so")
+        "Gauss–Seidel, trinkle: to the contact sweeps, then ipm), and the run says so")
       .Reads(FieldTarget(
           [](auto& s) -> auto& { return s.model.settings.velocity_lcp.max_pivoting_rows; },
           "velocity-lcp"))

@@ -244,17 +244,61 @@ TEST(VelocityLcp, StalledGaussSeidelWithinTwiceThePivotingLimitIsRescuedByLemke)
   EXPECT_GT(alone.summary.failed_steps, 0);
 }
 
-// Paper 1's acceleration-level stepper likewise: the interior point method runs instead of
-// Lemke, every step is certified, the run says so, and the stack stands.
-TEST(AccelerationStep, TooLargeForPivotingRunsTheInteriorPointMethodAndSaysSo) {
+// Paper 1's acceleration-level stepper likewise: its contact sweeps run instead of Lemke (12
+// rolling contacts × 5 = 60 rows > 30), every step is certified, the run says so, and the stack
+// stands.
+TEST(AccelerationStep, TooLargeForPivotingRunsTheContactSweepsAndSaysSo) {
   const ThreeCubeRun run = RunThreeCubesWithPivotingLimit("trinkle");
   ASSERT_FALSE(run.recording.frames.empty());
   const sim::RunSummary& summary = run.summary;
   EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
-  EXPECT_NE(summary.solver_switch.find("exceed solver.max_pivoting_rows = 30 for lemke: ipm"),
+  EXPECT_NE(summary.solver_switch.find(
+                "exceed solver.max_pivoting_rows = 30 for lemke: contact sweeps (pgs) ran instead"),
             std::string::npos)
       << summary.solver_switch;
   EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+}
+
+// Sweeps that stop uncertified (one allowed) hand the step to the dense LCP: Lemke within twice
+// max_pivoting_rows, whose certificate decides; the interior point method above that.
+TEST(AccelerationStep, StalledSweepsHandTheStepToTheDenseLcp) {
+  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit(
+      "trinkle", "{name: lemke, max_pivoting_rows: 30, max_sweeps: 1}");
+  ASSERT_FALSE(run.recording.frames.empty());
+  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
+  EXPECT_NE(run.summary.solver_switch.find("after 1 sweeps; the dense LCP ran"), std::string::npos)
+      << run.summary.solver_switch;
+  EXPECT_EQ(run.summary.solver_switch.find("ipm"), std::string::npos) << run.summary.solver_switch;
+  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+  const ThreeCubeRun ipm = RunThreeCubesWithPivotingLimit(
+      "trinkle", "{name: lemke, max_pivoting_rows: 20, max_sweeps: 1}");
+  EXPECT_EQ(ipm.summary.failed_steps, 0) << ipm.summary.first_failure;
+  EXPECT_NE(ipm.summary.solver_switch.find("exceed twice solver.max_pivoting_rows = 20 for lemke: "
+                                           "ipm ran instead"),
+            std::string::npos)
+      << ipm.summary.solver_switch;
+  EXPECT_NEAR(ipm.TopCubeHeight(), 0.5, 1e-3);
+}
+
+// Paper 1's stepper under pgs (the contact sweeps on every problem): the box slides down the
+// 30° incline as Coulomb predicts (eq. 12's sliding rows), sticks where friction suffices (the
+// square pyramid's rolling rows), and moves as under Lemke to within the sweeps' tolerance.
+TEST(AccelerationStep, ContactSweepsSlideAndStickAsLemkeDoes) {
+  const double slope = std::numbers::pi / 6, g = 9.81;
+  FormulationSettings lemke;
+  lemke.formulation = FindFormulation("trinkle");
+  FormulationSettings sweeps = lemke;
+  sweeps.trinkle.solver = LcpSolverKind::kProjectedGaussSeidel;
+  const InclineRun slide = RunIncline(0.5, slope, 1.0, 1e-3, sweeps);
+  const InclineRun slide_lemke = RunIncline(0.5, slope, 1.0, 1e-3, lemke);
+  EXPECT_TRUE(slide.all_solved && slide_lemke.all_solved);
+  const double analytic = 0.5 * g * (std::sin(slope) - 0.5 * std::cos(slope));  // 0.3286 m
+  EXPECT_NEAR(slide.slide, analytic, 0.01 * analytic);
+  EXPECT_NEAR(slide.slide, slide_lemke.slide, 1e-5);
+  EXPECT_LT(slide.max_penetration, 1e-3);
+  const InclineRun stick = RunIncline(0.7, slope, 0.5, 1e-3, sweeps);
+  EXPECT_TRUE(stick.all_solved);
+  EXPECT_LT(std::abs(stick.slide), 1e-4);
 }
 
 }  // namespace

@@ -97,7 +97,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"painleve_rod", "sap"}, 0x43a3a57a6e993e54ULL},
       {{"pyramid", "velocity-lcp"}, 0x31ad772376bb642fULL},
       {{"pyramid", "cone"}, 0x8b053cb3afec3be7ULL},
-      {{"pyramid", "trinkle"}, 0xe9c6b2c52308c75cULL},
+      {{"pyramid", "trinkle"}, 0x6b23a1f97f46194fULL},
       {{"pyramid", "sap"}, 0x6fc03b0a35c2eeceULL},
       {{"rolling_ball", "velocity-lcp"}, 0xaf65e3f01f5fc35fULL},
       {{"rolling_ball", "cone"}, 0x29eb43a4c7d22c6dULL},
@@ -108,7 +108,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"soft_ball", "velocity-lcp"}, 0x1ac1f7cd3aa9a707ULL},
       {{"stack", "velocity-lcp"}, 0x965ae374b56af95cULL},
       {{"stack", "cone"}, 0x18c103e03a69a2f9ULL},
-      {{"stack", "trinkle"}, 0xc53bd43948f8de92ULL},
+      {{"stack", "trinkle"}, 0x745e7858817f2245ULL},
       {{"stack", "sap"}, 0x13ef32b8f56dcf9eULL},
   };
   return *hashes;

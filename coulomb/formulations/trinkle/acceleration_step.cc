@@ -150,12 +150,13 @@ void SolveAccelerationLcp(double h, const AccelerationStepParams& params,
     const trinkle::ContactLcp& lcp = ws.lcp;
     const int previous_iterations = ws.result.iterations;
     LcpSolverKind kind = params.solver;
-    if (IsPivoting(kind) && lcp.lcp.size() > params.max_pivoting_rows) {
+    if (IsPivoting(kind) && lcp.lcp.size() > 2 * params.max_pivoting_rows) {
       kind = LcpSolverKind::kMehrotra;
       ws.solver_switch.clear();  // kept storage: formatted in place
       fmt::format_to(
           std::back_inserter(ws.solver_switch),
-          "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: ipm ran instead",
+          "{} acceleration LCP rows exceed twice solver.max_pivoting_rows = {} for {}: ipm ran "
+          "instead",
           lcp.lcp.size(), params.max_pivoting_rows, ToString(params.solver));
     }
     const bool warm =
@@ -244,20 +245,113 @@ void ResolveImpulsively(const contact::ContactProblem& problem, const Eigen::Vec
   out.message += "; resolved impulsively at the velocity level";
 }
 
+// The active contacts' kinds, their sweep biases and the dense LCP's row count (a rolling
+// contact with friction takes five rows, any other one), into ws.sweep_problem. With u = J v the
+// contact velocities after the impacts, h a = J v⁺ − u + h (J̇v + drift)
+// (GatherAccelerationProblem's b scaled by h), and a rolling contact's tangents also remove their
+// slip (+ u_T, as SolveAccelerationLcp's b_T += u_T / h).
+int ClassifyActiveContacts(const contact::ContactProblem& problem,
+                           const AccelerationStepParams& params, AccelerationStepWorkspace& ws) {
+  const int nc = problem.num_contacts();
+  const int na = static_cast<int>(ws.active.size());
+  const double h = problem.time_step;
+  const double tau = params.stabilization_steps * h;
+  const bool rate = problem.contact_velocity_rate.size() == 3 * nc;
+  AccelerationSweepProblem& sp = ws.sweep_problem;
+  sp.time_step = h;
+  sp.active = ws.active;
+  sp.kind.resize(na);
+  sp.bias.resize(na);
+  sp.kappa.resize(na);
+  sp.slip.resize(na);
+  math::ResizeKeepingStorage(sp.mu, na);
+  int rows = 0;
+  for (int i = 0; i < na; ++i) {
+    const int k = ws.active[i];
+    const Eigen::Vector3d u = ws.u.segment<3>(3 * k);
+    const Eigen::Vector2d slip = u.tail<2>();
+    const double mu = problem.mu[k];
+    const bool rolling = slip.norm() <= params.slip_speed;
+    sp.mu[i] = mu;
+    sp.slip[i] = slip;
+    sp.kind[i] = mu == 0   ? AccelerationContactKind::kFrictionless
+                 : rolling ? AccelerationContactKind::kRolling
+                           : AccelerationContactKind::kSliding;
+    sp.kappa[i] = sp.kind[i] == AccelerationContactKind::kSliding
+                      ? Eigen::Vector2d(-mu * slip / slip.norm())
+                      : Eigen::Vector2d::Zero();
+    Eigen::Vector3d bias = -u;
+    if (rate) bias += h * problem.contact_velocity_rate.segment<3>(3 * k);
+    bias[0] += h * (2 * u[0] / tau + problem.phi[k] / (tau * tau));
+    if (rolling) bias.tail<2>() += slip;
+    sp.bias[i] = bias;
+    rows += sp.kind[i] == AccelerationContactKind::kRolling ? 5 : 1;
+  }
+  return rows;
+}
+
+// The acceleration problem by contact sweeps (acceleration_sweeps.h), with SolveAccelerationLcp's
+// re-classification of sliding contacts whose slip would reverse within the step. True when
+// certified: then `out` has v⁺, the active contacts' impulses added and the residual.
+bool SolveAccelerationBySweeps(const contact::ContactProblem& problem,
+                               const AccelerationStepParams& params,
+                               const Eigen::VectorXd& warm_start, AccelerationStepWorkspace& ws,
+                               ContactSolution& out) {
+  const int na = static_cast<int>(ws.active.size());
+  AccelerationSweepProblem& sp = ws.sweep_problem;
+  AccelerationSweepResult& result = ws.sweep_result;
+  MakeContactRows(problem, PositionCorrection{.fraction = 0}, ws.rows);
+  sp.v0 = ws.v + ws.free_change;
+  AccelerationSweepParams sweep;
+  sweep.tolerance = params.settings.pgs.acceptance_tolerance;
+  sweep.max_sweeps = params.settings.pgs.max_sweeps;
+  sweep.check_every = params.settings.pgs.check_every;
+  sweep.acceleration_depth = params.acceleration_depth;
+  Eigen::VectorXd& warm = ws.sweep_warm;
+  warm = warm_start;  // last step's impulses (empty without)
+  int sweeps = 0;
+  for (int attempt = 0; attempt <= na; ++attempt) {
+    SolveAccelerationSweeps(ws.rows, sp, sweep, warm, result);
+    sweeps += result.sweeps;
+    if (!result.solved()) {
+      out.iterations += sweeps;
+      return false;
+    }
+    bool changed = false;
+    for (int i = 0; i < na; ++i) {
+      const Eigen::Vector2d slip = ws.u.segment<2>(3 * ws.active[i] + 1);
+      if (sp.kind[i] == AccelerationContactKind::kSliding &&
+          (slip + result.u.segment<2>(3 * i + 1)).dot(slip) < 0) {
+        sp.kind[i] = AccelerationContactKind::kRolling;
+        sp.kappa[i].setZero();
+        sp.bias[i].tail<2>() += slip;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+    warm = result.r;
+  }
+  out.iterations += sweeps;
+  out.residual = result.residual;
+  out.v_next = result.v;
+  out.impulses += result.r;
+  return true;
+}
+
 }  // namespace
 
 void ReserveAccelerationStep(int contacts, const AccelerationStepParams& params,
                              AccelerationStepWorkspace& ws) {
-  const int rows = std::min(5 * contacts, params.max_pivoting_rows);
+  const int rows = std::min(5 * contacts, 2 * params.max_pivoting_rows);
   ReserveLemke(rows, ws.solver.lemke);
   ReserveComplementaryBasis(rows, ws.warm);
   math::ReserveStorage(ws.warm_z, rows);
   math::ReserveStorage(ws.warm_forces, 3 * contacts);
   ws.result.message.reserve(kLcpMessageRoom);
   // The impact LCP: the velocity LCP's n_c (d + 2) rows with its default d.
-  ReservePivoting(
-      std::min(contacts * (VelocityLcpParams{}.directions + 2), params.max_pivoting_rows),
-      ws.impact_lcp);
+  ReservePivoting(std::min(contacts * (VelocityLcpParams{}.directions + 2),
+                           VelocityLcpParams{}.max_pivoting_rows),
+                  ws.impact_lcp);
 }
 
 ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
@@ -316,19 +410,36 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   const int na = static_cast<int>(active.size());
   Eigen::VectorXd& c_active = ws.c_active;
   c_active.setZero(3 * na);
-  LocalContactProblem& local = ws.local;
-  MakeLocalContactProblem(problem, PositionCorrection{.fraction = 0}, local);
   // Last step's forces on the active contacts: its impulses over h (as the step's are h c).
   math::ResizeKeepingStorage(ws.warm_forces, warm_start.size() == 3 * nc ? 3 * na : 0);
   for (int i = 0; i < na && warm_start.size() == 3 * nc; ++i) {
     ws.warm_forces.segment<3>(3 * i) = warm_start.segment<3>(3 * active[i]) / h;
   }
+  // Large problems (and pgs as asked) by contact sweeps; the dense LCP where they do not certify.
+  const int lcp_rows = na > 0 ? ClassifyActiveContacts(problem, params, ws) : 0;
+  const bool too_large = lcp_rows > params.max_pivoting_rows;
+  if (na > 0 && (too_large || params.solver == LcpSolverKind::kProjectedGaussSeidel)) {
+    if (too_large) {
+      fmt::format_to(std::back_inserter(out.solver_switch),
+                     "{} acceleration LCP rows exceed solver.max_pivoting_rows = {} for {}: "
+                     "contact sweeps (pgs) ran instead",
+                     lcp_rows, params.max_pivoting_rows, ToString(params.solver));
+    }
+    if (SolveAccelerationBySweeps(problem, params, warm_start, ws, out)) return;
+    fmt::format_to(std::back_inserter(out.solver_switch), "{}{}; the dense LCP ran",
+                   out.solver_switch.empty() ? "" : "; ", ws.sweep_result.message);
+  }
+  LocalContactProblem& local = ws.local;
+  MakeLocalContactProblem(problem, PositionCorrection{.fraction = 0}, local);
   if (na > 0) {
     GatherAccelerationProblem(problem, params, ws);
     SolveAccelerationLcp(h, params, ws);
     const LcpResult& r = ws.result;
     out.iterations += r.iterations;
-    if (!ws.solver_switch.empty()) out.solver_switch = ws.solver_switch;
+    if (!ws.solver_switch.empty()) {
+      fmt::format_to(std::back_inserter(out.solver_switch), "{}{}",
+                     out.solver_switch.empty() ? "" : "; ", ws.solver_switch);
+    }
     out.residual = r.certificate.Worst();
     if (!r.solved()) {
       out.status = r.status;

@@ -8,7 +8,9 @@
 //      (gap within `contact_distance`, not separating): a = A c + b with A = J M⁻¹ Jᵀ and
 //      b = J M⁻¹ f + J̇ v + drift correction, rolling contacts bounded by the paper's square
 //      pyramid and sliding ones by eq. (12) (c_T = −μ c_n v_T/‖v_T‖), built by BuildContactLcp
-//      (eqs. 37–39) and solved by Lemke;
+//      (eqs. 37–39) and solved by Lemke — or, above `max_pivoting_rows` LCP rows and for
+//      solver pgs, by contact sweeps on the body velocities (acceleration_sweeps.h) that never
+//      form A;
 //   3. v⁺ = v + h M⁻¹ (f + Jᵀ c).
 // When Lemke cannot solve the acceleration LCP, a small one (≤ the portfolio's
 // enumeration_max_size rows) is decided by enumerating its complementary bases. Proven to have
@@ -21,6 +23,7 @@
 #include "coulomb/complementarity/lcp_solvers.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/formulations/contact_solution.h"
+#include "coulomb/formulations/trinkle/acceleration_sweeps.h"
 #include "coulomb/formulations/trinkle/polygonal_friction_lcp.h"
 #include "coulomb/formulations/velocity_lcp/velocity_lcp.h"
 
@@ -28,7 +31,9 @@ namespace coulomb {
 
 struct AccelerationStepParams {
   LcpSolverKind solver = LcpSolverKind::kLemke;
-  LcpSolverSettings settings;
+  // pgs: the contact sweeps' relative natural residual 1e-6 within 1 000 sweeps, as the velocity
+  // LCP's (scene keys solver.tolerance and solver.max_sweeps); also the impact LCP's.
+  LcpSolverSettings settings = DefaultVelocityLcpSettings();
   double impact_speed = 1e-3;  // m/s: approaching faster → impact LCP first
   // m: a contact farther apart than this is speculative (found early because its bodies move
   // fast): it takes part only as an impact, in the step in which its gap closes.
@@ -41,10 +46,16 @@ struct AccelerationStepParams {
   // forces imply (GuessContactLcpBasis), taken if it certifies at kWarmBasisAccuracy of Lemke's
   // tolerance: a resting stack keeps its basis, and one factorization replaces ~500 pivots.
   bool warm_basis = true;
-  // Above this many LCP rows the pivoting solvers (lemke, enum, portfolio) give way to the
-  // interior point method (ipm), said in the step's solver switch: dense Lemke took 536 ms per
-  // step on the 15-box pyramid's ~400-row acceleration LCP, ipm 74 ms, both certified.
-  int max_pivoting_rows = 300;
+  // Above this many LCP rows the dense solvers give way to the contact sweeps, said in the step's
+  // solver switch: dense Lemke took 536 ms per step on the 15-box pyramid's ~400-row acceleration
+  // LCP (ipm 74 ms), and on examples/scenes/bin.yaml 0.2–10 s a step from 150 pressed contacts
+  // (under 300 rows, where the re-classification of reversing slides grows the LCP past 300 and
+  // the interior point method then missed its certificate). Where the sweeps do not certify, the
+  // dense LCP runs: the pivoting solvers (lemke, enum, portfolio) up to twice this many rows,
+  // the interior point method (ipm) above, and the others as asked.
+  int max_pivoting_rows = 100;
+  // Anderson acceleration of the contact sweeps (scene key solver.acceleration_depth).
+  int acceleration_depth = kDefaultAccelerationDepth;
 };
 
 // What the stepper keeps from one step to the next (speed only): the local contact problems
@@ -72,10 +83,15 @@ struct AccelerationStepWorkspace {
   // its forces as LCP unknowns.
   Eigen::VectorXd warm_forces, warm_z;
   ComplementaryBasisWorkspace warm;
+  // The contact sweeps' rows, problem, answer and warm start (acceleration_sweeps.h).
+  ContactRows rows;
+  AccelerationSweepProblem sweep_problem;
+  AccelerationSweepResult sweep_result;
+  Eigen::VectorXd sweep_warm;
 };
 
 // Room in `workspace` for steps of up to `contacts` contacts: Lemke's path and the warm basis on
-// acceleration LCPs of up to min(5 contacts, max_pivoting_rows) rows (a rolling contact's normal,
+// acceleration LCPs of up to min(5 contacts, 2 max_pivoting_rows) rows (a rolling contact's normal,
 // two pair slacks and two facet multipliers), and the impact LCP's.
 void ReserveAccelerationStep(int contacts, const AccelerationStepParams& params,
                              AccelerationStepWorkspace& workspace);
