@@ -210,34 +210,33 @@ bodies:
   return run;
 }
 
+// Every step of `run` certified, `switch_text` in its solver switch, and the stack standing: the
+// top cube has not moved a millimetre.
+void ExpectCertifiedStandingStack(const ThreeCubeRun& run, const std::string& switch_text) {
+  ASSERT_FALSE(run.recording.frames.empty());
+  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
+  EXPECT_NE(run.summary.solver_switch.find(switch_text), std::string::npos)
+      << run.summary.solver_switch;
+  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+}
+
 // A problem beyond max_pivoting_rows runs the block Gauss–Seidel, certified, and the run says
 // which solver ran instead of the one asked for, and why.
 TEST(VelocityLcp, TooLargeForPivotingRunsGaussSeidelAndSaysSo) {
-  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit("velocity-lcp");
-  ASSERT_FALSE(run.recording.frames.empty());
-  const sim::RunSummary& summary = run.summary;
-  EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
   // 12 contacts × (4 + 2) = 72 rows > 30.
-  EXPECT_NE(
-      summary.solver_switch.find("72 LCP rows exceed solver.max_pivoting_rows = 30 for lemke"),
-      std::string::npos)
-      << summary.solver_switch;
-  EXPECT_NE(summary.solver_switch.find("pgs"), std::string::npos);
-  // And the stack stands: the top cube has not moved a millimetre.
-  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+  ExpectCertifiedStandingStack(
+      RunThreeCubesWithPivotingLimit("velocity-lcp"),
+      "72 LCP rows exceed solver.max_pivoting_rows = 30 for lemke: block Gauss-Seidel (pgs)");
 }
 
 // Gauss–Seidel that stops uncertified (here after its one allowed sweep) on a problem within
 // twice max_pivoting_rows hands it to Lemke, whose answer is taken only if it passes the LCP
 // certificate; the run says so.
 TEST(VelocityLcp, StalledGaussSeidelWithinTwiceThePivotingLimitIsRescuedByLemke) {
-  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit(
-      "velocity-lcp", "{name: lemke, max_pivoting_rows: 40, max_sweeps: 1}");
-  ASSERT_FALSE(run.recording.frames.empty());
-  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
-  EXPECT_NE(run.summary.solver_switch.find("pgs stopped (sweep limit reached"), std::string::npos)
-      << run.summary.solver_switch;
-  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+  ExpectCertifiedStandingStack(
+      RunThreeCubesWithPivotingLimit("velocity-lcp",
+                                     "{name: lemke, max_pivoting_rows: 40, max_sweeps: 1}"),
+      "pgs stopped (sweep limit reached");
   // Beyond twice the limit there is no rescue: the one sweep fails the steps.
   const ThreeCubeRun alone = RunThreeCubesWithPivotingLimit(
       "velocity-lcp", "{name: lemke, max_pivoting_rows: 30, max_sweeps: 1}");
@@ -248,36 +247,23 @@ TEST(VelocityLcp, StalledGaussSeidelWithinTwiceThePivotingLimitIsRescuedByLemke)
 // rolling contacts × 5 = 60 rows > 30), every step is certified, the run says so, and the stack
 // stands.
 TEST(AccelerationStep, TooLargeForPivotingRunsTheContactSweepsAndSaysSo) {
-  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit("trinkle");
-  ASSERT_FALSE(run.recording.frames.empty());
-  const sim::RunSummary& summary = run.summary;
-  EXPECT_EQ(summary.failed_steps, 0) << summary.first_failure;
-  EXPECT_NE(summary.solver_switch.find(
-                "exceed solver.max_pivoting_rows = 30 for lemke: contact sweeps (pgs) ran instead"),
-            std::string::npos)
-      << summary.solver_switch;
-  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
+  ExpectCertifiedStandingStack(
+      RunThreeCubesWithPivotingLimit("trinkle"),
+      "exceed solver.max_pivoting_rows = 30 for lemke: contact sweeps (pgs) ran instead");
 }
 
 // Sweeps that stop uncertified (one allowed) hand the step to the dense LCP: Lemke within twice
 // max_pivoting_rows, whose certificate decides; the interior point method above that.
 TEST(AccelerationStep, StalledSweepsHandTheStepToTheDenseLcp) {
-  const ThreeCubeRun run = RunThreeCubesWithPivotingLimit(
+  const ThreeCubeRun lemke = RunThreeCubesWithPivotingLimit(
       "trinkle", "{name: lemke, max_pivoting_rows: 30, max_sweeps: 1}");
-  ASSERT_FALSE(run.recording.frames.empty());
-  EXPECT_EQ(run.summary.failed_steps, 0) << run.summary.first_failure;
-  EXPECT_NE(run.summary.solver_switch.find("after 1 sweeps; the dense LCP ran"), std::string::npos)
-      << run.summary.solver_switch;
-  EXPECT_EQ(run.summary.solver_switch.find("ipm"), std::string::npos) << run.summary.solver_switch;
-  EXPECT_NEAR(run.TopCubeHeight(), 0.5, 1e-3);
-  const ThreeCubeRun ipm = RunThreeCubesWithPivotingLimit(
-      "trinkle", "{name: lemke, max_pivoting_rows: 20, max_sweeps: 1}");
-  EXPECT_EQ(ipm.summary.failed_steps, 0) << ipm.summary.first_failure;
-  EXPECT_NE(ipm.summary.solver_switch.find("exceed twice solver.max_pivoting_rows = 20 for lemke: "
-                                           "ipm ran instead"),
-            std::string::npos)
-      << ipm.summary.solver_switch;
-  EXPECT_NEAR(ipm.TopCubeHeight(), 0.5, 1e-3);
+  ExpectCertifiedStandingStack(lemke, "after 1 sweeps; the dense LCP ran");
+  EXPECT_EQ(lemke.summary.solver_switch.find("ipm"), std::string::npos)
+      << lemke.summary.solver_switch;
+  ExpectCertifiedStandingStack(
+      RunThreeCubesWithPivotingLimit("trinkle",
+                                     "{name: lemke, max_pivoting_rows: 20, max_sweeps: 1}"),
+      "exceed twice solver.max_pivoting_rows = 20 for lemke: ipm ran instead");
 }
 
 // Paper 1's stepper under pgs (the contact sweeps on every problem): the box slides down the
