@@ -290,14 +290,13 @@ int ClassifyActiveContacts(const contact::ContactProblem& problem,
   return rows;
 }
 
-// The acceleration problem by contact sweeps (acceleration_sweeps.h), with SolveAccelerationLcp's
-// re-classification of sliding contacts whose slip would reverse within the step. True when
+// The acceleration problem by contact sweeps (acceleration_sweeps.h), sliding contacts whose slip
+// would reverse within the step re-classified as SolveAccelerationLcp does. True when
 // certified: then `out` has v⁺, the active contacts' impulses added and the residual.
 bool SolveAccelerationBySweeps(const contact::ContactProblem& problem,
                                const AccelerationStepParams& params,
                                const Eigen::VectorXd& warm_start, AccelerationStepWorkspace& ws,
                                ContactSolution& out) {
-  const int na = static_cast<int>(ws.active.size());
   AccelerationSweepProblem& sp = ws.sweep_problem;
   AccelerationSweepResult& result = ws.sweep_result;
   MakeContactRows(problem, PositionCorrection{.fraction = 0}, ws.rows);
@@ -307,31 +306,11 @@ bool SolveAccelerationBySweeps(const contact::ContactProblem& problem,
   sweep.max_sweeps = params.settings.pgs.max_sweeps;
   sweep.check_every = params.settings.pgs.check_every;
   sweep.acceleration_depth = params.acceleration_depth;
-  Eigen::VectorXd& warm = ws.sweep_warm;
-  warm = warm_start;  // last step's impulses (empty without)
-  int sweeps = 0;
-  for (int attempt = 0; attempt <= na; ++attempt) {
-    SolveAccelerationSweeps(ws.rows, sp, sweep, warm, result);
-    sweeps += result.sweeps;
-    if (!result.solved()) {
-      out.iterations += sweeps;
-      return false;
-    }
-    bool changed = false;
-    for (int i = 0; i < na; ++i) {
-      const Eigen::Vector2d slip = ws.u.segment<2>(3 * ws.active[i] + 1);
-      if (sp.kind[i] == AccelerationContactKind::kSliding &&
-          (slip + result.u.segment<2>(3 * i + 1)).dot(slip) < 0) {
-        sp.kind[i] = AccelerationContactKind::kRolling;
-        sp.kappa[i].setZero();
-        sp.bias[i].tail<2>() += slip;
-        changed = true;
-      }
-    }
-    if (!changed) break;
-    warm = result.r;
-  }
-  out.iterations += sweeps;
+  // Reversing slides roll over inside the sweeps, at every certificate (roll_reversing_slides):
+  // a certified answer has none left, so no re-solve follows as on the dense path.
+  SolveAccelerationSweeps(ws.rows, sp, sweep, warm_start, result);
+  out.iterations += result.sweeps;
+  if (!result.solved()) return false;
   out.residual = result.residual;
   out.v_next = result.v;
   out.impulses += result.r;

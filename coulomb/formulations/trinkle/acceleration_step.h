@@ -83,11 +83,10 @@ struct AccelerationStepWorkspace {
   // its forces as LCP unknowns.
   Eigen::VectorXd warm_forces, warm_z;
   ComplementaryBasisWorkspace warm;
-  // The contact sweeps' rows, problem, answer and warm start (acceleration_sweeps.h).
+  // The contact sweeps' rows, problem and answer (acceleration_sweeps.h).
   ContactRows rows;
   AccelerationSweepProblem sweep_problem;
   AccelerationSweepResult sweep_result;
-  Eigen::VectorXd sweep_warm;
 };
 
 // Room in `workspace` for steps of up to `contacts` contacts: Lemke's path and the warm basis on
