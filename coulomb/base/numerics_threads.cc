@@ -16,6 +16,15 @@ bool UseSingleThreadedNumerics() {
       found = true;
     }
   }
+  // CHOLMOD's supernodal factorization opens its parallel loops with a num_threads clause fixed
+  // at build time (four in Debian's), which omp_set_num_threads does not override: a 500-body
+  // SAP pile on one thread still ran three OpenMP workers, a tenth of its samples in libgomp and
+  // the kernel waking them. With no active level allowed, every parallel region runs on the
+  // thread that opens it, whatever its clause asks.
+  if (void* symbol = dlsym(RTLD_DEFAULT, "omp_set_max_active_levels")) {
+    reinterpret_cast<SetThreads>(symbol)(0);
+    found = true;
+  }
   return found;
 }
 

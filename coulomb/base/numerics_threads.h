@@ -7,7 +7,8 @@
 
 namespace coulomb {
 
-// Asks OpenBLAS and OpenMP, if they are loaded, for one thread; returns whether either was
+// Asks OpenBLAS and OpenMP, if they are loaded, for one thread (OpenMP: also no active parallel
+// level, which holds against a library's own num_threads clauses); returns whether either was
 // found. Looked up at run time, so other BLAS builds (reference, MKL) simply are not touched.
 bool UseSingleThreadedNumerics();
 
