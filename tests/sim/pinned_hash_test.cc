@@ -64,7 +64,7 @@ const std::map<Key, std::uint64_t>& PinnedHashes() {
       {{"drop", "cone"}, 0x230c13468f7c8384ULL},
       {{"drop", "trinkle"}, 0x08ef2f5c8026ff58ULL},
       {{"drop", "sap"}, 0x69a783789373fab8ULL},
-      {{"gripper_teddy", "velocity-lcp"}, 0x84a7e8b8858e941dULL},
+      {{"gripper_teddy", "velocity-lcp"}, 0xb92d5b1104b71f6cULL},
       {{"gripper_teddy", "cone"}, 0x05fce3bc3a0f1c3cULL},
       {{"gripper_teddy", "sap"}, 0xfc9f808bb16b0a62ULL},
       {{"iiwa_hold", "velocity-lcp"}, 0x349fe14c375fdaccULL},
@@ -132,19 +132,23 @@ std::string BlasCore() {
 // that left every rigid scene's hash where it was. The velocity LCP's Anderson-accelerated sweeps
 // then moved arch and gripper_teddy under it on this machine: their main hashes are the Zen
 // ones, and the SkylakeX ones are not known until a machine with those kernels runs this test.
+// The deformable scenes' hashes were pinned while the tests ran OpenBLAS on every core (2 here);
+// since the tests' main holds it to one thread, as the programs do (test_main.cc), their Zen
+// hashes are those of one thread, the same under `taskset -c 0` as on both cores, and the
+// SkylakeX ones in the main table wait for a machine with those kernels to pin them again.
 // clang-format off
 const std::map<Key, std::map<std::string, std::uint64_t>>& AlternativeHashes() {
   static const auto* hashes = new std::map<Key, std::map<std::string, std::uint64_t>>{
       {{"arch", "cone"}, {{"Zen", 0x6cff2b2ab617d4fULL}}},
       {{"arch", "sap"}, {{"Zen", 0xa7158eed894f68eaULL}}},
-      {{"arm_hand_ball", "cone"}, {{"Zen", 0xd341b34845e741b0ULL}}},
-      {{"arm_hand_ball", "sap"}, {{"Zen", 0xf61eae333362aa6cULL}}},
-      {{"arm_hand_ball", "velocity-lcp"}, {{"Zen", 0x47813a949052a90bULL}}},
-      {{"gripper_teddy", "cone"}, {{"Zen", 0x18f071603ad1eab0ULL}}},
-      {{"gripper_teddy", "sap"}, {{"Zen", 0xda1e3eedd5f2b1e5ULL}}},
-      {{"soft_ball", "cone"}, {{"Zen", 0x8d5e0f936e31a7b6ULL}}},
-      {{"soft_ball", "sap"}, {{"Zen", 0x43df4d802eee4747ULL}}},
-      {{"soft_ball", "velocity-lcp"}, {{"Zen", 0x16c5f74226e3f7c3ULL}}},
+      {{"arm_hand_ball", "cone"}, {{"Zen", 0x93d0d898e27d36f5ULL}}},
+      {{"arm_hand_ball", "sap"}, {{"Zen", 0xec23bc923f251031ULL}}},
+      {{"arm_hand_ball", "velocity-lcp"}, {{"Zen", 0x6ce9db9b7a412399ULL}}},
+      {{"gripper_teddy", "cone"}, {{"Zen", 0xb3c872541a7de7b4ULL}}},
+      {{"gripper_teddy", "sap"}, {{"Zen", 0x1dda29f729205390ULL}}},
+      {{"soft_ball", "cone"}, {{"Zen", 0xbffb10a1c99ceecaULL}}},
+      {{"soft_ball", "sap"}, {{"Zen", 0x0ed762cd7b5e90d0ULL}}},
+      {{"soft_ball", "velocity-lcp"}, {{"Zen", 0x24d6ae28062b18acULL}}},
   };
   return *hashes;
 }
