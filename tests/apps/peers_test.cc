@@ -216,7 +216,7 @@ TEST(PeersCli, JsonRowsForTheSelectedSceneAndEngines) {
   ASSERT_EQ(run.exit_code, 0) << run.out;
   std::ifstream in(file);
   const nlohmann::json rows = nlohmann::json::parse(in)["scenes"];
-  ASSERT_EQ(rows.size(), 3u);  // velocity-lcp, cone, sap
+  ASSERT_EQ(rows.size(), 4u);  // velocity-lcp, cone, cone 1e-4, sap
   for (const auto& row : rows) {
     EXPECT_EQ(row["scene"], "incline_mu0.7");
     EXPECT_EQ(row["status"], "ok");
