@@ -19,6 +19,7 @@
 
 #include "bench/siconos_lcp.h"
 #include "coulomb/base/guarded_main.h"
+#include "coulomb/base/numerics_threads.h"
 #include "coulomb/base/random.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/complementarity/lcp_solvers.h"
@@ -173,5 +174,6 @@ int Run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();  // every solver, ours and Siconos', on one thread
   return coulomb::GuardedMain([&] { return Run(argc, argv); });
 }

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "coulomb/base/numerics_threads.h"
 #include "coulomb/io/scene_file.h"
 #include "coulomb/sim/actuator.h"
 #include "coulomb/sim/step.h"
@@ -70,6 +71,7 @@ void RegisterAll() {
 }  // namespace coulomb
 
 int main(int argc, char** argv) {
+  coulomb::UseSingleThreadedNumerics();  // as `coulomb run` steps (numerics_threads.h)
   coulomb::RegisterAll();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
