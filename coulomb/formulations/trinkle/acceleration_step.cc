@@ -341,6 +341,40 @@ ContactSolution SolveAccelerationStep(const contact::ContactProblem& problem,
   return out;
 }
 
+namespace {
+
+// Stage 1 of the step: u = J v and du = J (v* − v) (the applied forces' share) into ws, and, when
+// a touching contact approaches faster than impact_speed or a near one would close within the
+// step, the impact LCP's answer: ws.v and out.impulses after the impacts, u recomputed there.
+void ResolveImpacts(const contact::ContactProblem& problem, const AccelerationStepParams& params,
+                    AccelerationStepWorkspace& ws, ContactSolution& out) {
+  const int nc = problem.num_contacts();
+  const double h = problem.time_step;
+  Eigen::VectorXd& v = ws.v;
+  Eigen::VectorXd& u = ws.u;
+  u.noalias() = problem.J * v;
+  Eigen::VectorXd& du = ws.du;
+  du.noalias() = problem.J * ws.free_change;  // by the applied forces
+  bool impacting = false;
+  for (int k = 0; k < nc; ++k) {
+    impacting = impacting || (problem.phi[k] <= params.contact_distance
+                                  ? u[3 * k] < -params.impact_speed
+                                  : problem.phi[k] + h * (u[3 * k] + du[3 * k]) < 0);
+  }
+  if (!impacting) return;
+  const ContactSolution& impact = ResolveImpact(problem, du, params, ws);
+  out.iterations += impact.iterations;
+  if (!impact.ok()) {
+    out.status = impact.status;
+    out.message = "impact LCP: " + impact.message;
+  }
+  v = impact.v_next;
+  out.impulses = impact.impulses;
+  u.noalias() = problem.J * v;
+}
+
+}  // namespace
+
 void SolveAccelerationStep(const contact::ContactProblem& problem,
                            const AccelerationStepParams& params, const Eigen::VectorXd& warm_start,
                            AccelerationStepWorkspace& ws, ContactSolution& out) {
@@ -356,27 +390,10 @@ void SolveAccelerationStep(const contact::ContactProblem& problem,
   Eigen::VectorXd& v = ws.v;
   v = problem.v;
   // 1. Impacts.
-  Eigen::VectorXd& u = ws.u;
-  u.noalias() = problem.J * v;
-  Eigen::VectorXd& du = ws.du;
-  du.noalias() = problem.J * ws.free_change;  // by the applied forces
-  bool impacting = false;
+  ResolveImpacts(problem, params, ws, out);
+  const Eigen::VectorXd& u = ws.u;
+  const Eigen::VectorXd& du = ws.du;
   const auto touching = [&](int k) { return problem.phi[k] <= params.contact_distance; };
-  for (int k = 0; k < nc; ++k) {
-    impacting = impacting || (touching(k) ? u[3 * k] < -params.impact_speed
-                                          : problem.phi[k] + h * (u[3 * k] + du[3 * k]) < 0);
-  }
-  if (impacting) {
-    const ContactSolution& impact = ResolveImpact(problem, du, params, ws);
-    out.iterations += impact.iterations;
-    if (!impact.ok()) {
-      out.status = impact.status;
-      out.message = "impact LCP: " + impact.message;
-    }
-    v = impact.v_next;
-    out.impulses = impact.impulses;
-    u.noalias() = problem.J * v;
-  }
   // 2. The acceleration problem of the persistent contacts: touching ones that free motion
   // would not separate within the step. (Judging by u alone left out a contact lifted by drift
   // correction to a few mm/s: the body then fell freely for one step, g h² deep, every third

@@ -143,20 +143,13 @@ void SolveSquarePyramidContact(const Eigen::Matrix3d& W, const Eigen::Vector3d& 
   r = best_r;
 }
 
-void SolveAccelerationSweeps(const ContactRows& rows, AccelerationSweepProblem& problem,
-                             const AccelerationSweepParams& params,
-                             const Eigen::VectorXd& warm_start, AccelerationSweepResult& result) {
-  const int na = problem.num_active();
-  const double h = problem.time_step;
-  result.message.clear();
-  result.sweeps = 0;
-  result.residual = kInf;
-  const int nc = rows.num_contacts();
-  math::ResizeKeepingStorage(result.r, 3 * nc);
-  result.r.setZero();
-  math::ResizeKeepingStorage(result.u, 3 * na);
-  // A sliding contact's own force must push its normal apart, else no sweep can settle it.
-  for (int i = 0; i < na; ++i) {
+namespace {
+
+// A sliding contact's own force must push its normal apart, else no sweep can settle it. False,
+// with the status and message set, for the first contact that does not.
+bool EveryNormalPushesApart(const ContactRows& rows, const AccelerationSweepProblem& problem,
+                            AccelerationSweepResult& result) {
+  for (int i = 0; i < problem.num_active(); ++i) {
     const int k = problem.active[i];
     const Eigen::Matrix3d& W = rows.contacts[k].W.W;
     const double d = problem.kind[i] == AccelerationContactKind::kSliding
@@ -167,10 +160,19 @@ void SolveAccelerationSweeps(const ContactRows& rows, AccelerationSweepProblem& 
       fmt::format_to(
           std::back_inserter(result.message),
           "contact {}: its normal force does not accelerate it apart (e_nᵀ W e = {:.3g})", k, d);
-      return;
+      return false;
     }
   }
-  // The active contacts in the rows' order: island by island, ground up.
+  return true;
+}
+
+// The sweep order (the active contacts in the rows' order: island by island, ground up), the
+// warm start projected onto each contact's set, and the velocity it gives. Returns the scale of
+// the certificate: the largest acceleration at c = 0, at least 1 m/s².
+double StartSweeps(const ContactRows& rows, const AccelerationSweepProblem& problem,
+                   const Eigen::VectorXd& warm_start, AccelerationSweepResult& result) {
+  const int na = problem.num_active();
+  const int nc = rows.num_contacts();
   result.slot.assign(static_cast<std::size_t>(nc), -1);
   for (int i = 0; i < na; ++i) result.slot[problem.active[i]] = i;
   result.order.clear();
@@ -184,15 +186,60 @@ void SolveAccelerationSweeps(const ContactRows& rows, AccelerationSweepProblem& 
                                                   warm_start.segment<3>(3 * k));
     }
   }
-  // The scale of the certificate: the largest acceleration at c = 0, at least 1 m/s².
   double b_scale = 0;
   for (int i = 0; i < na; ++i) {
     const Eigen::Vector3d q =
         ContactRowVelocity(rows, problem.active[i], problem.v0) + problem.bias[i];
-    b_scale = std::max(b_scale, q.cwiseAbs().maxCoeff() / h);
+    b_scale = std::max(b_scale, q.cwiseAbs().maxCoeff() / problem.time_step);
   }
-  b_scale = std::max(1.0, b_scale);
   VelocityFromImpulses(rows, problem, result.r, result.v);
+  return std::max(1.0, b_scale);
+}
+
+// One Gauss–Seidel update of contact k (active contact i): its own law's local solve with the
+// others fixed, and v moved by the change of its impulse.
+void UpdateContact(const ContactRows& rows, const AccelerationSweepProblem& problem, int k, int i,
+                   AccelerationSweepResult& result) {
+  const ContactRows::Row& row = rows.contacts[k];
+  const Eigen::Vector3d u = ContactRowVelocity(rows, k, result.v) + problem.bias[i];
+  const Eigen::Vector3d r_old = result.r.segment<3>(3 * k);
+  Eigen::Vector3d r_new = r_old;
+  switch (problem.kind[i]) {
+    case AccelerationContactKind::kRolling:
+      SolveSquarePyramidContact(row.W.W, u - row.W.W * r_old, problem.mu[i], r_new);
+      break;
+    case AccelerationContactKind::kSliding: {
+      const Eigen::Vector3d e(1, problem.kappa[i][0], problem.kappa[i][1]);
+      const double d = row.W.W.row(0).dot(e);
+      r_new = std::max(0.0, r_old[0] - u[0] / d) * e;
+      break;
+    }
+    case AccelerationContactKind::kFrictionless:
+      r_new = {std::max(0.0, r_old[0] - u[0] / row.W.W(0, 0)), 0, 0};
+      break;
+  }
+  const Eigen::Vector3d delta = r_new - r_old;
+  if (!delta.isZero()) {
+    ApplyContactImpulse(rows, k, delta, result.v);
+    result.r.segment<3>(3 * k) = r_new;
+  }
+}
+
+}  // namespace
+
+void SolveAccelerationSweeps(const ContactRows& rows, AccelerationSweepProblem& problem,
+                             const AccelerationSweepParams& params,
+                             const Eigen::VectorXd& warm_start, AccelerationSweepResult& result) {
+  const int na = problem.num_active();
+  const double h = problem.time_step;
+  result.message.clear();
+  result.sweeps = 0;
+  result.residual = kInf;
+  math::ResizeKeepingStorage(result.r, 3 * rows.num_contacts());
+  result.r.setZero();
+  math::ResizeKeepingStorage(result.u, 3 * na);
+  if (!EveryNormalPushesApart(rows, problem, result)) return;
+  const double b_scale = StartSweeps(rows, problem, warm_start, result);
   const int every = std::max(1, params.check_every);
   const bool accelerate = params.acceleration_depth > 0 && na > params.accelerated_contacts;
   if (accelerate) {
@@ -201,32 +248,7 @@ void SolveAccelerationSweeps(const ContactRows& rows, AccelerationSweepProblem& 
   }
   for (int sweep = 1; sweep <= params.max_sweeps; ++sweep) {
     if (accelerate && sweep > 1) AccelerateSweep(result.acceleration, result.r, result.v);
-    for (const int k : result.order) {
-      const int i = result.slot[k];
-      const ContactRows::Row& row = rows.contacts[k];
-      const Eigen::Vector3d u = ContactRowVelocity(rows, k, result.v) + problem.bias[i];
-      const Eigen::Vector3d r_old = result.r.segment<3>(3 * k);
-      Eigen::Vector3d r_new = r_old;
-      switch (problem.kind[i]) {
-        case AccelerationContactKind::kRolling:
-          SolveSquarePyramidContact(row.W.W, u - row.W.W * r_old, problem.mu[i], r_new);
-          break;
-        case AccelerationContactKind::kSliding: {
-          const Eigen::Vector3d e(1, problem.kappa[i][0], problem.kappa[i][1]);
-          const double d = row.W.W.row(0).dot(e);
-          r_new = std::max(0.0, r_old[0] - u[0] / d) * e;
-          break;
-        }
-        case AccelerationContactKind::kFrictionless:
-          r_new = {std::max(0.0, r_old[0] - u[0] / row.W.W(0, 0)), 0, 0};
-          break;
-      }
-      const Eigen::Vector3d delta = r_new - r_old;
-      if (!delta.isZero()) {
-        ApplyContactImpulse(rows, k, delta, result.v);
-        result.r.segment<3>(3 * k) = r_new;
-      }
-    }
+    for (const int k : result.order) UpdateContact(rows, problem, k, result.slot[k], result);
     result.sweeps = sweep;
     if (sweep % every != 0 && sweep != params.max_sweeps) continue;
     // The certificate, on the velocity recomputed from r (the answer returned), after a plain
