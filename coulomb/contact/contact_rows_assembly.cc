@@ -91,7 +91,8 @@ bool BetweenFloatingBodies(const multibody::Model& model, const geometry::Contac
 // Such a contact's rows: its sides' 3 × 6 blocks and first columns, the lower columns first
 // (storage order); `count` sides with velocities.
 struct FloatingBlocks {
-  std::array<Eigen::Matrix<double, 3, 6>, 2> rows;
+  // Row-major: each row is copied whole into J's row-major storage.
+  std::array<Eigen::Matrix<double, 3, 6, Eigen::RowMajor>, 2> rows;
   std::array<int, 2> column{};
   int count = 0;
 };
@@ -127,13 +128,18 @@ void AddFloatingContactRows(const FloatingBlocks& blocks, int k, math::TripletBu
 // before it written): the entries' sort check and copy were 5 % of a sliding box's step.
 void WriteFloatingContactRows(const FloatingBlocks& blocks, int k,
                               Eigen::SparseMatrix<double, Eigen::RowMajor>& J, int& at) {
+  // Through local pointers: a store through J's own int* may alias J's members, which made the
+  // compiler reload them for every entry.
+  int* outer = J.outerIndexPtr() + 3 * k;
+  int* inner = J.innerIndexPtr();
+  double* values = J.valuePtr();
   for (int row = 0; row < 3; ++row) {
-    J.outerIndexPtr()[3 * k + row] = at;
-    for (int s = 0; s < blocks.count; ++s) {
-      for (int j = 0; j < 6; ++j, ++at) {
-        J.innerIndexPtr()[at] = blocks.column[s] + j;
-        J.valuePtr()[at] = blocks.rows[s](row, j);
-      }
+    outer[row] = at;
+    for (int s = 0; s < blocks.count; ++s, at += 6) {
+      const int column = blocks.column[s];
+      for (int j = 0; j < 6; ++j) inner[at + j] = column + j;
+      Eigen::Map<Eigen::Matrix<double, 1, 6>> entries(values + at);
+      entries = blocks.rows[s].row(row);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <utility>
 
 #include "coulomb/formulations/contact_solution.h"
 #include "coulomb/formulations/contact_sweeps.h"
@@ -25,6 +26,37 @@ void AddSide(const double* J, const double* Minv, int n, double* Y, Eigen::Matri
   W.noalias() += Js * Ys;
 }
 
+// The same for a lone centred free body, M⁻¹ = diag(s I, N) (ContactRows::Side::free_body):
+// Y = (s Gᵀ, N Hᵀ) for J_s = [G H], a third of the dense product's flops. (The dense product's
+// other terms are exact zeros.)
+void AddFreeBodySide(const double* J, const double* inverse, double* Y, Eigen::Matrix3d& W) {
+  const Eigen::Map<const Eigen::Matrix<double, 3, 6>> Js(J);
+  const Eigen::Map<const Eigen::Matrix3d> N(inverse + 1);
+  Eigen::Map<Eigen::Matrix<double, 6, 3>> Ys(Y);
+  Ys.topRows<3>() = inverse[0] * Js.leftCols<3>().transpose();
+  Ys.bottomRows<3>().noalias() = N * Js.rightCols<3>().transpose();
+  W.noalias() += Js * Ys;
+}
+
+// (J_k v, J_k w) in one pass over contact k's rows, each summed as ContactRowVelocity sums it.
+std::pair<Eigen::Vector3d, Eigen::Vector3d> ContactRowVelocities(const ContactRows& rows, int k,
+                                                                 const Eigen::VectorXd& v,
+                                                                 const Eigen::VectorXd& w) {
+  Eigen::Vector3d u = Eigen::Vector3d::Zero(), uw = Eigen::Vector3d::Zero();
+  for (const Side& side : rows.contacts[k].sides) {
+    if (side.size == 6) {
+      const Eigen::Map<const Eigen::Matrix<double, 3, 6>> Js(rows.J.data() + side.offset);
+      u.noalias() += Js * v.segment<6>(side.start);
+      uw.noalias() += Js * w.segment<6>(side.start);
+    } else if (side.size > 0) {
+      const Eigen::Map<const Eigen::Matrix3Xd> Js(rows.J.data() + side.offset, 3, side.size);
+      u.noalias() += Js * v.segment(side.start, side.size);
+      uw.noalias() += Js * w.segment(side.start, side.size);
+    }
+  }
+  return {u, uw};
+}
+
 void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& rows);
 
 // Contact k's rows straight into its slots of `pool` when its three rows share one compressed
@@ -41,6 +73,11 @@ bool CopyConsecutiveRuns(const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, 
   int covered = 0;
   for (const Side& side : row.sides) covered += side.size;
   if (covered != n) return false;
+  // One pattern for the three rows, then its runs checked once.
+  if (!std::equal(inner + outer[0], inner + outer[1], inner + outer[1]) ||
+      !std::equal(inner + outer[0], inner + outer[1], inner + outer[2])) {
+    return false;
+  }
   std::array<int, 2> first{};  // each side's first entry in its rows
   for (int s = 0; s < 2; ++s) {
     const Side& side = row.sides[s];
@@ -48,10 +85,8 @@ bool CopyConsecutiveRuns(const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, 
     int e = 0;
     while (e < n && inner[outer[0] + e] != side.start) ++e;
     if (n - e < side.size) return false;
-    for (int a = 0; a < 3; ++a) {
-      for (int j = 0; j < side.size; ++j) {
-        if (inner[outer[a] + e + j] != side.start + j) return false;
-      }
+    for (int j = 0; j < side.size; ++j) {
+      if (inner[outer[0] + e + j] != side.start + j) return false;
     }
     first[s] = e;
   }
@@ -59,6 +94,13 @@ bool CopyConsecutiveRuns(const Eigen::SparseMatrix<double, Eigen::RowMajor>& J, 
   for (int s = 0; s < 2; ++s) {
     const Side& side = row.sides[s];
     double* out = pool.data() + side.offset;
+    if (side.size == 6) {  // a free body's: three strided rows into one 3 × 6 block, unrolled
+      using Rows =
+          Eigen::Map<const Eigen::Matrix<double, 3, 6, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
+      Eigen::Map<Eigen::Matrix<double, 3, 6>> block(out);
+      block = Rows(values + outer[0] + first[s], Eigen::OuterStride<>(n));
+      continue;
+    }
     for (int j = 0; j < side.size; ++j) {
       for (int a = 0; a < 3; ++a) out[3 * j + a] = values[outer[a] + first[s] + j];
     }
@@ -288,7 +330,9 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
       const double* Minv = rows.scratch.Minv.data() + rows.scratch.block_offset[side.block];
       const double* J = rows.J.data() + side.offset;
       double* Y = rows.MinvJt.data() + side.offset;
-      if (side.size == 6) {
+      if (side.free_body >= 0) {
+        AddFreeBodySide(J, rows.free_body_inverse.data() + side.free_body, Y, W);
+      } else if (side.size == 6) {
         AddSide<6>(J, Minv, 6, Y, W);
       } else {
         AddSide<Eigen::Dynamic>(J, Minv, side.size, Y, W);
@@ -299,9 +343,9 @@ void MakeContactRows(const contact::ContactProblem& problem, const PositionCorre
     row.compliance = compliant && problem.compliance[k] > 0 ? problem.compliance[k] / (h * h) : 0;
     W(0, 0) += row.compliance;
     row.W = MakeLocalDelassus(W);
-    const double vn = ContactRowVelocity(rows, k, problem.v)[0];
-    row.bias = {-RequiredNormalVelocity(problem, k, vn, correction), 0, 0};
-    rows.q.segment<3>(3 * k) = ContactRowVelocity(rows, k, problem.v_star) + row.bias;
+    const auto [u, u_star] = ContactRowVelocities(rows, k, problem.v, problem.v_star);
+    row.bias = {-RequiredNormalVelocity(problem, k, u[0], correction), 0, 0};
+    rows.q.segment<3>(3 * k) = u_star + row.bias;
   }
 }
 

@@ -39,8 +39,12 @@ std::uint64_t DeformableKey(const contact::DeformableContact& c) {
          (static_cast<std::uint64_t>(c.other >= 0) << 20) | static_cast<std::uint64_t>(other);
 }
 
+// Rᵀ (p − X.p): half the flops of forming the inverse transform first. (Only matching reads it:
+// both ends of the match compute it the same way.)
 Eigen::Vector3d PointInA(const geometry::Contact& c, const std::vector<math::Transform>& X_world) {
-  return c.body_a < 0 ? c.point : X_world[c.body_a].Inverse().Apply(c.point);
+  if (c.body_a < 0) return c.point;
+  const math::Transform& X = X_world[c.body_a];
+  return X.R.transpose() * (c.point - X.p);
 }
 
 }  // namespace
