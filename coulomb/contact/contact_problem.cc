@@ -101,7 +101,12 @@ void BlockCholesky::SolveUpperBlockInPlace(int index, Eigen::MatrixXd& X) const 
 void BlockCholesky::InvertBlock(int index, Eigen::Map<Eigen::MatrixXd> Minv) const {
   Eigen::MatrixXd& cached = inverses_[index];
   if (inverse_valid_[index] != 0 && cached.rows() == Minv.rows()) {
-    Minv = cached;
+    if (Minv.rows() == 6 && Minv.cols() == 6) {  // a free body's, copied in fixed size
+      Eigen::Map<Eigen::Matrix<double, 6, 6>>(Minv.data()) =
+          Eigen::Map<const Eigen::Matrix<double, 6, 6>>(cached.data());
+    } else {
+      Minv = cached;
+    }
     return;
   }
   CalcInverse(index, Minv);

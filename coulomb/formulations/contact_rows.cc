@@ -220,6 +220,23 @@ void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& ro
   }
 }
 
+// Whether every contact is between one and the same block and something without velocities (a
+// box on a slope, a ball on the ground): most small scenes, whose step the general ordering's
+// counting sort, union–find and sort cost 5–8 %.
+bool OnOneGroundedBlock(const ContactRows& rows) {
+  if (rows.contacts.empty()) return false;
+  const auto block = [](const ContactRows::Row& row) {
+    const int a = row.sides[0].block, b = row.sides[1].block;
+    return (a >= 0) == (b >= 0) ? -1 : std::max(a, b);
+  };
+  const int first = block(rows.contacts.front());
+  if (first < 0) return false;
+  for (const ContactRows::Row& row : rows.contacts) {
+    if (block(row) != first) return false;
+  }
+  return true;
+}
+
 int Find(std::vector<int>& parent, int b) {
   while (parent[b] != b) b = parent[b] = parent[parent[b]];
   return b;
@@ -230,6 +247,13 @@ int Find(std::vector<int>& parent, int b) {
 // carries a stack's weight down in one sweep when visiting it ground up.
 void OrderByIslandAndDepth(const contact::ContactProblem& problem, ContactRows& rows) {
   const int nc = rows.num_contacts();
+  if (OnOneGroundedBlock(rows)) {
+    // One island, every contact at depth 0: the order below would be the contacts' own.
+    rows.order.resize(nc);
+    for (int k = 0; k < nc; ++k) rows.order[k] = k;
+    rows.island_start.assign({0, nc});
+    return;
+  }
   const int nb = static_cast<int>(problem.mass.blocks().size());
   ContactRows::Scratch& s = rows.scratch;
   s.parent.resize(nb);

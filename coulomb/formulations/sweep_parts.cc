@@ -28,7 +28,7 @@ void ScheduleParts(const ContactRows& rows, std::span<const int> island, int par
                    SweepParts& out) {
   parts = std::max(parts, 1);
   const auto n = island.size();
-  const auto num_blocks = rows.scratch.touching_start.size() - 1;
+  const auto num_blocks = rows.scratch.block_offset.size();  // one per mass block, every step
   if (out.part.size() < num_blocks) out.part.resize(num_blocks, -1);
   if (out.sum.size() < num_blocks) out.sum.resize(num_blocks, 0.0);
   if (out.ends.size() < num_blocks) out.ends.resize(num_blocks, 0);

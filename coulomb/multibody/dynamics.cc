@@ -207,6 +207,8 @@ template <class Block>
 void StoreBlock(const Block& block, int row, int col, Eigen::MatrixXd& M) {
   if (block.rows() == 1 && block.cols() == 1) {
     M(row, col) = block(0, 0);
+  } else if (block.rows() == 6 && block.cols() == 6) {  // a free body's, in fixed size
+    M.block<6, 6>(row, col) = block;
   } else {
     M.block(row, col, block.rows(), block.cols()) = block;
   }
