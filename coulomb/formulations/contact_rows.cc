@@ -207,16 +207,18 @@ void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& ro
     if (n != 6) continue;
     // diag(s I, N), to the bit: a lone centred free body's (its mass block is diag(m I, I_c)
     // exactly, and the Cholesky factor keeps every zero of a block-diagonal matrix).
-    const double inverse_mass = Minv(0, 0);
-    if (Minv.topLeftCorner<3, 3>() != inverse_mass * Eigen::Matrix3d::Identity() ||
-        !Minv.block<3, 3>(3, 0).isZero(0) || !Minv.block<3, 3>(0, 3).isZero(0)) {
+    const Eigen::Map<const Eigen::Matrix<double, 6, 6>> M6(Minv.data());  // fixed-size reads
+    const double inverse_mass = M6(0, 0);
+    if (M6.topLeftCorner<3, 3>() != inverse_mass * Eigen::Matrix3d::Identity() ||
+        !M6.block<3, 3>(3, 0).isZero(0) || !M6.block<3, 3>(0, 3).isZero(0)) {
       continue;
     }
     s.free_body[b] = static_cast<int>(rows.free_body_inverse.size());
-    rows.free_body_inverse.push_back(inverse_mass);
-    for (int c = 3; c < 6; ++c) {
-      for (int r = 3; r < 6; ++r) rows.free_body_inverse.push_back(Minv(r, c));
-    }
+    const std::size_t at = rows.free_body_inverse.size();
+    rows.free_body_inverse.resize(at + 10);
+    rows.free_body_inverse[at] = inverse_mass;
+    Eigen::Map<Eigen::Matrix3d>(rows.free_body_inverse.data() + at + 1) =
+        M6.bottomRightCorner<3, 3>();  // column-major, as N is read
   }
 }
 

@@ -9,6 +9,9 @@ namespace {
 // kernels (the dynamics below do this once or twice per body and per pass).
 Vector6d JointMotion(const MotionSubspaceMatrix& S, const Eigen::VectorXd& qd, int at, int nv) {
   if (nv == 1) return S.col(0) * qd[at];
+  if (nv == 6) {  // a floating joint's, in fixed size
+    return Eigen::Map<const Eigen::Matrix<double, 6, 6>>(S.data()) * qd.segment<6>(at);
+  }
   return S * qd.segment(at, nv);
 }
 
@@ -135,7 +138,11 @@ template <class Store>
 void Crba(const Model& model, Data& data, Store&& store) {
   using JointBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
   const int n = static_cast<int>(model.bodies.size());
-  for (int i = 0; i < n; ++i) data.composite[i] = math::OriginInertia::Of(model.bodies[i].inertia);
+  // (A lone centred free body's composite inertia is never read: its block is written below.)
+  for (int i = 0; i < n; ++i) {
+    if (IsLoneCentredFreeBody(model.bodies[i], data, i)) continue;
+    data.composite[i] = math::OriginInertia::Of(model.bodies[i].inertia);
+  }
   for (int i = n - 1; i >= 0; --i) {
     const int p = model.bodies[i].parent;
     if (p >= 0) data.composite[p] += data.composite[i].InParent(data.X_parent[i]);
@@ -150,17 +157,17 @@ void Crba(const Model& model, Data& data, Store&& store) {
     // In the world frame only what an off-diagonal block reads: F for a body below another,
     // S for a body above one (a free body, alone in its tree, needs neither).
     const bool below = b.parent >= 0, above = data.has_children[i] != 0;
-    JointBlock diagonal(nv, nv);
     if (IsLoneCentredFreeBody(b, data, i)) {
       // M = diag(m I, I_c) (S's linear block R_jᵀ is orthogonal), exactly rather than as
       // m R_jᵀᵀ R_jᵀ with a rounding that changes with the pose.
-      diagonal.setZero();
-      diagonal.topLeftCorner<3, 3>().diagonal().setConstant(b.inertia.mass);
-      diagonal.bottomRightCorner<3, 3>() = b.inertia.rotational;
-      diagonal.diagonal().array() += b.armature;
-      store(b.v_index, b.v_index, diagonal);
+      Eigen::Matrix<double, 6, 6> lone = Eigen::Matrix<double, 6, 6>::Zero();  // fixed size
+      lone.topLeftCorner<3, 3>().diagonal().setConstant(b.inertia.mass);
+      lone.bottomRightCorner<3, 3>() = b.inertia.rotational;
+      lone.diagonal().array() += b.armature;
+      store(b.v_index, b.v_index, lone);
       continue;
     }
+    JointBlock diagonal(nv, nv);
     for (int c = 0; c < nv; ++c) {
       const Vector6d F = data.composite[i].Apply(S.col(c));
       diagonal.col(c).noalias() = S.transpose() * F;  // in the body frame, as before
