@@ -142,7 +142,9 @@ CLI::App* AddPeersCommand(CLI::App& bench, coulomb::peers::PeersBenchOptions& pe
       "peers", "The same scenes through Coulomb, MuJoCo, Bullet, DART and ODE, side by side");
   peers_cmd->add_flag("--json", peers.json, "one JSON array of rows on stdout");
   peers_cmd->add_flag("--quick", peers.quick, "a quarter of each horizon, one repeat");
-  peers_cmd->add_option("--repeats", peers.repeats, "runs per engine and scene (median time)")
+  peers_cmd
+      ->add_option("--repeats", peers.repeats,
+                   "runs per engine and scene, interleaved across engines (fastest run's time)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   peers_cmd->add_option("--scenes", peers.scenes,

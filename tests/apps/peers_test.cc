@@ -194,6 +194,39 @@ TEST(PeersReport, AnEngineThatIsNotInstalledGivesARowThatSaysSo) {
       << FormatMarkdown({row});
 }
 
+// The engines' repeats go in rounds (A B A B A B, not A A A B B B), each row keeps its fastest
+// repeat, and an engine whose run fails stops while the others go on.
+TEST(PeersReport, RepeatsAreInterleavedAcrossEnginesAndTheFastestIsKept) {
+  const PeerScene scene = FindScene(MakePeerScenes(true), "incline_mu0.5");
+  std::string order;
+  const auto engine = [&](std::string name, std::vector<double> micros, int fail_on) {
+    PeerEngine e;
+    e.engine = name;
+    e.solver = "fake";
+    e.run = [&order, name, micros, fail_on, calls = 0](const PeerScene&) mutable {
+      order += name;
+      PeerRun run;
+      if (++calls == fail_on) {
+        run.ok = false;
+        run.message = "diverged";
+        return run;
+      }
+      run.step_seconds.assign(4, 1e-6 * micros[calls - 1]);  // every step the same
+      return run;
+    };
+    return e;
+  };
+  const PeerEngine a = engine("a", {3, 1, 2}, 0), b = engine("b", {5, 4, 6}, 0);
+  const PeerEngine c = engine("c", {7, 7, 7}, 2);
+  const std::vector<PeerRow> rows = RunSceneRows(scene, {&a, &b, &c}, 3);
+  EXPECT_EQ(order, "abcabcab");  // c fails in the second round
+  ASSERT_EQ(rows.size(), 3U);
+  EXPECT_DOUBLE_EQ(rows[0].us_per_step, 1.0);
+  EXPECT_DOUBLE_EQ(rows[1].us_per_step, 4.0);
+  EXPECT_EQ(rows[2].status, "failed: diverged");
+  EXPECT_EQ(rows[2].us_per_step, 0.0);
+}
+
 TEST(PeersReport, VerdictPicksTheFastestPassingRowOfEachSide) {
   PeerRow a, b, c;
   a.scene = b.scene = c.scene = "s";

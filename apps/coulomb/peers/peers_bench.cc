@@ -32,13 +32,6 @@ bool Selected(const std::vector<std::string>& names, const std::string& name) {
   return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
 }
 
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 // Mean wall time per step (µs) of the steps that end after `from` seconds.
 double MeanStepMicros(const PeerRun& run, const PeerScene& scene, double from) {
   double sum = 0;
@@ -63,8 +56,21 @@ std::string StatusCell(const PeerRow& row) {
 
 }  // namespace
 
-PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats) {
+namespace {
+
+// One engine's runs of one scene, gathered round by round (RunSceneRows).
+struct RowRuns {
+  const PeerEngine* engine = nullptr;
   PeerRow row;
+  std::vector<double> means, settled;
+  PeerRun last;
+  bool active = true;  // more runs to do
+};
+
+RowRuns StartRow(const PeerScene& scene, const PeerEngine& engine) {
+  RowRuns runs;
+  runs.engine = &engine;
+  PeerRow& row = runs.row;
   row.scene = scene.name;
   row.engine = engine.engine;
   row.solver = engine.solver;
@@ -73,38 +79,78 @@ PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats
   row.steps = scene.NumSteps();
   if (!engine.installed) {
     row.status = "not installed";
-    return row;
+    runs.active = false;
   }
-  std::vector<double> means, settled;
-  PeerRun run;
+  return runs;
+}
+
+// One more run; the row stops taking runs when one fails or hits the wall budget (one budget's
+// worth is enough to time it).
+void AddRun(const PeerScene& scene, RowRuns& runs) {
+  PeerRow& row = runs.row;
   const long resident_before = ResidentKb();
   const bool peak_reset = ResetPeakResident();
-  for (int r = 0; r < std::max(1, repeats); ++r) {
-    run = engine.run(scene);
-    if (!run.ok) {
-      row.status = run.message.rfind("not run", 0) == 0 ? run.message : "failed: " + run.message;
-      return row;
-    }
-    means.push_back(MeanStepMicros(run, scene, -1));
-    if (scene.settle_time >= 0) settled.push_back(MeanStepMicros(run, scene, scene.settle_time));
-    if (run.stopped) {  // one budget's worth is enough to time it
-      row.status = fmt::format("stopped after {} of {} steps ({} s budget)",
-                               run.step_seconds.size(), row.steps, scene.wall_budget);
-      break;
-    }
-  }
+  runs.last = runs.engine->run(scene);
+  const PeerRun& run = runs.last;
   const long peak = PeakResidentKb();
   if (peak_reset && peak >= 0 && resident_before >= 0) {
-    row.peak_memory_mb = static_cast<double>(peak - resident_before) / 1024.0;
+    row.peak_memory_mb =
+        std::max(row.peak_memory_mb, static_cast<double>(peak - resident_before) / 1024.0);
   }
-  row.us_per_step = Median(means);
-  if (!settled.empty() && !run.stopped) row.settled_us = Median(settled);
+  if (!run.ok) {
+    row.status = run.message.rfind("not run", 0) == 0 ? run.message : "failed: " + run.message;
+    runs.active = false;
+    return;
+  }
+  runs.means.push_back(MeanStepMicros(run, scene, -1));
+  if (scene.settle_time >= 0) runs.settled.push_back(MeanStepMicros(run, scene, scene.settle_time));
+  if (run.stopped) {
+    row.status = fmt::format("stopped after {} of {} steps ({} s budget)", run.step_seconds.size(),
+                             row.steps, scene.wall_budget);
+    runs.active = false;
+  }
+}
+
+PeerRow FinishRow(const PeerScene& scene, RowRuns& runs) {
+  PeerRow& row = runs.row;
+  if (runs.means.empty()) return row;  // not installed, or failed on its first run
+  if (row.status.rfind("failed", 0) == 0 || row.status.rfind("not run", 0) == 0) {
+    row.peak_memory_mb = -1;
+    return row;  // a later run failed: reported as failed, as before the rounds
+  }
+  const PeerRun& run = runs.last;
+  row.us_per_step = *std::min_element(runs.means.begin(), runs.means.end());
+  if (!runs.settled.empty() && !run.stopped) {
+    row.settled_us = *std::min_element(runs.settled.begin(), runs.settled.end());
+  }
   row.iterations = run.iterations;
   row.contacts = run.contacts;
   row.failures = run.failures;
   row.measures = MeasureRun(scene, run.frames);
   row.measures.passed = row.measures.passed && !run.stopped;  // judged only over the full run
   return row;
+}
+
+}  // namespace
+
+std::vector<PeerRow> RunSceneRows(const PeerScene& scene,
+                                  const std::vector<const PeerEngine*>& engines, int repeats) {
+  std::vector<RowRuns> runs;
+  runs.reserve(engines.size());
+  for (const PeerEngine* engine : engines) runs.push_back(StartRow(scene, *engine));
+  for (int round = 0; round < std::max(1, repeats); ++round) {
+    for (RowRuns& r : runs) {
+      if (r.active) AddRun(scene, r);
+    }
+  }
+  std::vector<PeerRow> rows;
+  rows.reserve(runs.size());
+  for (RowRuns& r : runs) rows.push_back(FinishRow(scene, r));
+  return rows;
+}
+
+PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats) {
+  return RunSceneRows(scene, {&engine}, repeats).front();
 }
 
 std::string FormatMarkdown(const std::vector<PeerRow>& rows) {
@@ -231,15 +277,18 @@ std::vector<PeerRow> RunScenes(const PeersBenchOptions& options,
                                const std::vector<PeerScene>& scenes) {
   const std::vector<std::string> engine_names = SplitNames(options.engines);
   const int repeats = options.quick ? 1 : options.repeats;
+  const std::vector<PeerEngine>& all = AllPeerEngines();
+  std::vector<const PeerEngine*> engines;
+  for (const PeerEngine& engine : all) {
+    if (Selected(engine_names, engine.engine)) engines.push_back(&engine);
+  }
   std::vector<PeerRow> rows;
   for (const PeerScene& scene : scenes) {
-    for (const PeerEngine& engine : AllPeerEngines()) {
-      if (!Selected(engine_names, engine.engine)) continue;
-      rows.push_back(RunPeerRow(scene, engine, repeats));
+    for (PeerRow& row : RunSceneRows(scene, engines, repeats)) {
       if (!options.json) {
-        fmt::print(stderr, "{} / {} {}: {}\n", scene.name, engine.engine, engine.solver,
-                   rows.back().status);
+        fmt::print(stderr, "{} / {} {}: {}\n", scene.name, row.engine, row.solver, row.status);
       }
+      rows.push_back(std::move(row));
     }
   }
   return rows;

@@ -13,7 +13,7 @@ namespace coulomb::peers {
 struct PeersBenchOptions {
   bool json = false;
   bool quick = false;        // a quarter of each horizon, one repeat (tests)
-  int repeats = 3;           // timing: median over repeats of the mean µs per step
+  int repeats = 3;           // timing: the fastest repeat's mean µs per step (RunSceneRows)
   std::string scenes;        // comma-separated scene names; "" = all
   std::string engines;       // comma-separated engine names (coulomb, mujoco, …); "" = all
   std::string part = "all";  // scenes | problems | all
@@ -27,7 +27,7 @@ struct PeerRow {
   std::string scene, engine, solver, version, settings;
   std::string status = "ok";  // ok | not installed | failed: … | not run: …
   int steps = 0;
-  double us_per_step = 0;  // median over repeats of the mean wall time per step
+  double us_per_step = 0;  // the least over repeats of the mean wall time per step
   double settled_us = -1;  // the same over the settled phase (scenes that define one)
   double iterations = 0, contacts = 0;
   int failures = 0;
@@ -36,7 +36,14 @@ struct PeerRow {
   PeerMeasures measures;
 };
 
-// Runs one engine on one scene `repeats` times (the measures come from the last run).
+// Runs every engine on one scene `repeats` times, in rounds: each round runs each engine once,
+// so that the engines' repeats are interleaved and a slow phase of the machine (on this shared
+// 2-core machine, identical binaries' few-µs steps moved by up to 40 % between runs seconds
+// apart) slows one repeat of each engine instead of every repeat of one. Each row's time is its
+// fastest repeat (the same rule for every engine); its measures come from its last run.
+std::vector<PeerRow> RunSceneRows(const PeerScene& scene,
+                                  const std::vector<const PeerEngine*>& engines, int repeats);
+// The same for one engine.
 PeerRow RunPeerRow(const PeerScene& scene, const PeerEngine& engine, int repeats);
 
 std::string FormatMarkdown(const std::vector<PeerRow>& rows);
