@@ -224,7 +224,8 @@ void InvertTouchedBlocks(const contact::ContactProblem& problem, ContactRows& ro
 
 // Whether every contact is between one and the same block and something without velocities (a
 // box on a slope, a ball on the ground): most small scenes, whose step the general ordering's
-// counting sort, union–find and sort cost 5–8 %.
+// counting sort, union–find and sort cost 3–4 % (callgrind: 844 of 26 424 instructions on a
+// sliding box, 430 of 10 727 on a rolling ball).
 bool OnOneGroundedBlock(const ContactRows& rows) {
   if (rows.contacts.empty()) return false;
   const auto block = [](const ContactRows::Row& row) {
