@@ -64,7 +64,8 @@ struct RowRuns {
   PeerRow row;
   std::vector<double> means, settled;
   PeerRun last;
-  bool active = true;  // more runs to do
+  bool active = true;   // more runs to do
+  bool failed = false;  // a run failed (or was not run): no time, no measures
 };
 
 RowRuns StartRow(const PeerScene& scene, const PeerEngine& engine) {
@@ -100,6 +101,7 @@ void AddRun(const PeerScene& scene, RowRuns& runs) {
   if (!run.ok) {
     row.status = run.message.rfind("not run", 0) == 0 ? run.message : "failed: " + run.message;
     runs.active = false;
+    runs.failed = true;
     return;
   }
   runs.means.push_back(MeanStepMicros(run, scene, -1));
@@ -113,11 +115,11 @@ void AddRun(const PeerScene& scene, RowRuns& runs) {
 
 PeerRow FinishRow(const PeerScene& scene, RowRuns& runs) {
   PeerRow& row = runs.row;
-  if (runs.means.empty()) return row;  // not installed, or failed on its first run
-  if (row.status.rfind("failed", 0) == 0 || row.status.rfind("not run", 0) == 0) {
+  if (runs.failed) {
     row.peak_memory_mb = -1;
-    return row;  // a later run failed: reported as failed, as before the rounds
+    return row;  // reported as failed, whichever round it failed in
   }
+  if (runs.means.empty()) return row;  // not installed
   const PeerRun& run = runs.last;
   row.us_per_step = *std::min_element(runs.means.begin(), runs.means.end());
   if (!runs.settled.empty() && !run.stopped) {
